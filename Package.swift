@@ -1,0 +1,25 @@
+// swift-tools-version:5.9
+import PackageDescription
+
+let package = Package(
+    name: "geocampaign",
+    products: [
+        .executable(name: "geocampaign", targets: ["geocampaign"]),
+        .library(name: "GeoCampaignCore", targets: ["GeoCampaignCore"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CYaml",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
+        ),
+        .target(
+            name: "GeoCampaignCore",
+            dependencies: ["CYaml"]
+        ),
+        .executableTarget(name: "geocampaign", dependencies: ["GeoCampaignCore"]),
+        .executableTarget(name: "geocampaign-bench", dependencies: ["GeoCampaignCore"], path: "Benchmarks/geocampaign-bench"),
+        .testTarget(name: "GeoCampaignCoreTests", dependencies: ["GeoCampaignCore"]),
+        .testTarget(name: "geocampaignTests", dependencies: ["geocampaign"]),
+    ]
+)
