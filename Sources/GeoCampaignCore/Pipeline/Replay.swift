@@ -1,0 +1,120 @@
+import Dispatch
+import Foundation
+
+/// Replays histories through crossing, rules and arbitration, user by user, on several threads.
+/// Output is identical whatever the thread count: users are processed in blocks and the blocks'
+/// results are handed to the consumer in user order (byte order of the id).
+public final class Replay: @unchecked Sendable {
+    /// What a replay needs to know beyond the campaigns.
+    public struct Options: Sendable {
+        /// Fixes after this instant (Unix ms) are not used at all (semantics 3).
+        public var untilMs: Int64?
+        /// Worker threads, >= 1.
+        public var threads: Int
+        /// Compute rules and decisions (false for `events`, which needs visits only).
+        public var evaluateRules: Bool
+        /// Creates options.
+        public init(untilMs: Int64? = nil, threads: Int = ProcessInfo.processInfo.activeProcessorCount, evaluateRules: Bool = true) {
+            self.untilMs = untilMs
+            self.threads = max(1, threads)
+            self.evaluateRules = evaluateRules
+        }
+    }
+
+    /// The campaigns replayed.
+    public let campaigns: CampaignSet
+    let options: Options
+    let engines: [CrossingEngine]
+    let evaluators: [RuleEvaluator]
+    let arbiter: Arbiter
+    /// Campaigns with a rule that can hold without any visit (`not`, `during`): evaluated for every user.
+    let campaignMayFireWithoutVisits: [Bool]
+
+    /// Compiles the campaigns (regions, index, rules) once for all users.
+    public init(campaigns: CampaignSet, options: Options) {
+        self.campaigns = campaigns
+        self.options = options
+        engines = campaigns.campaigns.map { CrossingEngine(campaign: $0, settings: campaigns.settings) }
+        evaluators = campaigns.campaigns.enumerated().map { RuleEvaluator(campaign: $1, campaignIndex: $0) }
+        arbiter = Arbiter(campaigns: campaigns)
+        campaignMayFireWithoutVisits = campaigns.campaigns.map { c in
+            c.rules.contains { Self.mayHoldWithoutVisits($0.condition) }
+        }
+    }
+
+    /// Computes the outcome of one user, or nil when `--until` leaves no fix.
+    /// - Complexity: O(f log r + v) per campaign for f fixes, r regions and v visits.
+    public func outcome(userId: String, fixes allFixes: [Fix]) -> UserOutcome? {
+        var fixes = allFixes
+        if let until = options.untilMs, let last = fixes.last, last.time > until {
+            var n = fixes.count
+            while n > 0 && fixes[n - 1].time > until { n -= 1 }
+            fixes.removeSubrange(n...)
+        }
+        guard let first = fixes.first, let last = fixes.last else { return nil }
+        let t0 = first.time, tEnd = last.time
+        var visits: [[Visit]] = []
+        visits.reserveCapacity(engines.count)
+        var triggers: [Trigger] = []
+        for (c, engine) in engines.enumerated() {
+            let v = engine.visits(fixes: fixes, tEnd: tEnd)
+            if options.evaluateRules && !v.isEmpty || options.evaluateRules && campaignMayFireWithoutVisits[c] {
+                triggers += evaluators[c].triggers(visits: v, t0: t0, tEnd: tEnd)
+            }
+            visits.append(v)
+        }
+        let decisions = triggers.isEmpty ? [] : arbiter.decide(userId: userId, triggers: triggers)
+        return UserOutcome(userId: userId, fixCount: fixes.count, t0: t0, tEnd: tEnd, visits: visits,
+                           triggers: triggers, decisions: decisions)
+    }
+
+
+    static func mayHoldWithoutVisits(_ c: Condition) -> Bool {
+        switch c {
+        case .inside, .visited, .dwelled, .sequence: return false
+        case .during, .not: return true
+        case .all(let parts): return parts.allSatisfy(mayHoldWithoutVisits)
+        case .any(let parts): return parts.contains(where: mayHoldWithoutVisits)
+        }
+    }
+
+    /// Replays every user of `history` in byte order of the id, in blocks on `options.threads`
+    /// threads, handing each block's rendered bytes to `sink` in order.
+    /// - Parameters:
+    ///   - render: turns one user's outcome into output bytes and adds to the block's counters.
+    ///   - sink: receives the blocks' bytes in user order, on the calling thread.
+    /// - Returns: the counters of all blocks added up.
+    public func run(history: History, render: @escaping @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8],
+                    sink: ([UInt8]) throws -> Void) rethrows -> ReplayCounters {
+        let order = history.userIds.indices.sorted { a, b in
+            history.userIds[a].utf8.lexicographicallyPrecedes(history.userIds[b].utf8)
+        }
+        let blockSize = 256
+        let blocks = BlockQueue(count: (order.count + blockSize - 1) / blockSize)
+        let workers = min(options.threads, max(1, blocks.count))
+        let group = DispatchGroup()
+        for _ in 0..<workers {
+            DispatchQueue.global().async(group: group) { [self] in
+                while let b = blocks.take() {
+                    var out: [UInt8] = []
+                    var local = ReplayCounters()
+                    for i in order[(b * blockSize)..<min(order.count, (b + 1) * blockSize)] {
+                        if let o = self.outcome(userId: history.userIds[i], fixes: history.fixes[i]) {
+                            out += render(o, &local)
+                        }
+                    }
+                    blocks.finish(b, bytes: out, counters: local)
+                }
+            }
+        }
+        var total = ReplayCounters()
+        for b in 0..<blocks.count {
+            let (bytes, counters) = blocks.wait(b)
+            total.add(counters)
+            try sink(bytes)
+        }
+        group.wait()
+        return total
+    }
+}
+

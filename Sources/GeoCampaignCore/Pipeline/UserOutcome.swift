@@ -1,0 +1,17 @@
+/// Everything the replay computed for one user.
+public struct UserOutcome: Sendable {
+    /// The user id.
+    public var userId: String
+    /// Accepted fixes considered (after `--until`).
+    public var fixCount: Int
+    /// First accepted fix (semantics 3).
+    public var t0: Int64
+    /// Last accepted fix (semantics 3).
+    public var tEnd: Int64
+    /// Visits per campaign (index = campaign index), each sorted by enter then region.
+    public var visits: [[Visit]]
+    /// Triggers of all campaigns, in arbitration order.
+    public var triggers: [Trigger]
+    /// Decisions in output order (formats.md 3.1).
+    public var decisions: [Decision]
+}

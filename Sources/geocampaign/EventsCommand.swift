@@ -1,0 +1,34 @@
+import Foundation
+import GeoCampaignCore
+
+/// `geocampaign events`: print enter/exit events only.
+struct EventsCommand: Command {
+    static let name = "events"
+    static let abstract = "Replay location histories and print every enter and exit of every region."
+    static let usage = "geocampaign events --history FILE [--campaigns PATH] [options]"
+    static let options = HistoryOptions.specs
+    static let example = "geocampaign events --campaigns campaigns --history examples/visits.jsonl --rejects rejects.jsonl"
+
+    var history: HistoryOptions
+
+    init(_ a: ParsedArguments) throws {
+        history = try HistoryOptions(a, usage: Self.usage)
+    }
+
+    func run() throws -> ExitCode {
+        let start = Date()
+        let campaigns = try CampaignLoading.load(history.campaignPaths).campaignSet
+        let (h, stats) = try HistoryLoading.read(history)
+        let replay = Replay(campaigns: campaigns, options: .init(untilMs: history.untilMs, threads: history.threads, evaluateRules: false))
+        let sink = try OutputSink(path: history.output)
+        let counters = try replay.run(history: h, render: { o, c in
+            c.count(o, campaigns: campaigns)
+            var out: [UInt8] = []
+            EventsWriter.appendJSONLines(o, campaigns: campaigns, to: &out)
+            return out
+        }, sink: sink.write)
+        try sink.close()
+        if !history.quiet { Summary.print(stats: stats, counters: counters, seconds: Date().timeIntervalSince(start), decisions: false) }
+        return .success
+    }
+}

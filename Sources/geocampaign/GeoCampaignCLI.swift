@@ -1,0 +1,54 @@
+import Foundation
+import GeoCampaignCore
+
+/// The entry point: picks the command, parses, validates, runs, and maps any error to a message and exit status.
+enum GeoCampaignCLI {
+    static let version = "0.1.0"
+    static let commands: [any Command.Type] = [
+        ValidateCommand.self, EvaluateCommand.self, EventsCommand.self, ExplainCommand.self,
+        SimulateCommand.self, RegionsCommand.self,
+    ]
+    static let usage = "geocampaign COMMAND [options]   (geocampaign --help lists the commands)"
+
+    static var help: String {
+        var s = "geocampaign: a rules-driven geo-targeting campaign engine.\n\nUSAGE: geocampaign COMMAND [options]\n\nCOMMANDS:\n"
+        for c in commands { s += "  " + c.name.padding(toLength: 10, withPad: " ", startingAt: 0) + c.abstract + "\n" }
+        s += "\nOPTIONS:\n  --help      Show this help, or a command's with 'geocampaign COMMAND --help'.\n  --version   Print the version.\n"
+        s += "\nEXAMPLE:\n  geocampaign evaluate --campaigns campaigns --history examples/visits.jsonl\n"
+        return s
+    }
+
+    static func main(_ args: [String]) -> ExitCode {
+        do {
+            guard let first = args.first else { throw CLIError.usage("missing command", usage) }
+            if first == "--help" || first == "-h" || first == "help" {
+                if args.count > 1, let c = commands.first(where: { $0.name == args[1] }) { print(c.help, terminator: "") } else { print(help, terminator: "") }
+                return .success
+            }
+            if first == "--version" { print("geocampaign \(version)"); return .success }
+            guard let type = commands.first(where: { $0.name == first }) else {
+                let near = ParsedArguments.nearest(first, commands.map { $0.name }).map { " (did you mean '\($0)'?)" } ?? ""
+                throw CLIError.usage("unknown command '\(first)'\(near)", usage)
+            }
+            let rest = Array(args.dropFirst())
+            if rest.contains("--help") || rest.contains("-h") { print(type.help, terminator: ""); return .success }
+            return try run(type, rest)
+        } catch let e as CLIError {
+            fflush(stdout)
+            Console.err("error: \(e.message)\n")
+            if let u = e.usage { Console.err("usage: \(u)\n") }
+            return e.code
+        } catch {
+            fflush(stdout)
+            Console.err("error: \(error)\n")
+            return .failure
+        }
+    }
+
+    static func run<C: Command>(_ type: C.Type, _ args: [String]) throws -> ExitCode {
+        let parsed = try ParsedArguments(args, specs: type.options, usage: type.usage, allowsPositionals: type.allowsPositionals)
+        let command = try type.init(parsed)
+        try command.validate()
+        return try command.run()
+    }
+}

@@ -1,0 +1,38 @@
+import GeoCampaignCore
+
+/// `geocampaign validate`: check campaign files and print problems.
+struct ValidateCommand: Command {
+    static let name = "validate"
+    static let abstract = "Check campaign files and print every problem with its file, line and column."
+    static let usage = "geocampaign validate [PATH ...]"
+    static let options: [OptionSpec] = [.flag("quiet", "Print problems only, no summary line.")]
+    static let allowsPositionals = true
+    static let discussion = "PATH is a campaign folder (every *.yaml and *.yml in it) or a file; default: ./campaigns.\nExit status: 0 when there are no errors (warnings allowed), 65 when there are."
+    static let example = "geocampaign validate campaigns"
+
+    var paths: [String]
+    var quiet: Bool
+
+    init(_ a: ParsedArguments) throws {
+        paths = a.positionals.isEmpty ? ["campaigns"] : a.positionals
+        quiet = a.flag("quiet")
+    }
+
+    func run() throws -> ExitCode {
+        let r = CampaignLoader().load(paths: paths)
+        for d in r.diagnostics { Console.err(d.description + "\n") }
+        let errors = r.diagnostics.filter { $0.isError }.count
+        let warnings = r.diagnostics.count - errors
+        if !quiet {
+            let set = r.campaignSet
+            func n(_ k: Int, _ w: String) -> String { "\(k) \(w)\(k == 1 ? "" : "s")" }
+            let line = [n(set.campaigns.count, "campaign"),
+                        n(set.campaigns.reduce(0) { $0 + $1.regions.count }, "region"),
+                        n(set.campaigns.reduce(0) { $0 + $1.rules.count }, "rule"),
+                        n(set.campaigns.reduce(0) { $0 + $1.offers.count }, "offer"),
+                        n(errors, "error"), n(warnings, "warning")].joined(separator: ", ")
+            Console.err(line + "\n")
+        }
+        return errors > 0 ? .dataError : .success
+    }
+}
