@@ -1,0 +1,50 @@
+import Foundation
+import XCTest
+
+/// Runs the built `geocampaign` binary and captures stdout, stderr and the exit status.
+struct BinaryRunner {
+    struct Result {
+        var stdout: String
+        var stderr: String
+        var status: Int32
+    }
+
+    /// The repository root (tests run with any working directory).
+    static let root: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static var binary: URL {
+        #if os(macOS)
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            return bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("geocampaign")
+        }
+        #endif
+        return Bundle.main.bundleURL.appendingPathComponent("geocampaign")
+    }
+
+    /// Runs the binary with `args` in `cwd` (default: the repository root), feeding `stdin`.
+    static func run(_ args: [String], cwd: URL? = nil, stdin: Data? = nil) throws -> Result {
+        let p = Process()
+        p.executableURL = binary
+        p.arguments = args
+        p.currentDirectoryURL = cwd ?? root
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = input
+        try p.run()
+        if let stdin { input.fileHandleForWriting.write(stdin) }
+        try input.fileHandleForWriting.close()
+        var outData = Data(), errData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            errData = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        p.waitUntilExit()
+        return Result(stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
+                      status: p.terminationStatus)
+    }
+}
