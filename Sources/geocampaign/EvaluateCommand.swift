@@ -25,9 +25,11 @@ struct EvaluateCommand: Command {
     }
 
     func run() throws -> ExitCode {
-        let start = Date()
+        var clock = StageClock()
         let campaigns = try CampaignLoading.load(history.campaignPaths).campaignSet
+        clock.lap("campaigns")
         let (h, stats) = try HistoryLoading.read(history)
+        clock.lap("read")
         let replay = Replay(campaigns: campaigns, options: .init(untilMs: history.untilMs, threads: history.threads))
         let sink = try OutputSink(path: history.output)
         if writer.format == .csv { try sink.write(DecisionsWriter.csvHeader) }
@@ -39,7 +41,8 @@ struct EvaluateCommand: Command {
             return out
         }, sink: sink.write)
         try sink.close()
-        if !history.quiet { Summary.print(stats: stats, counters: counters, seconds: Date().timeIntervalSince(start), decisions: true) }
+        clock.lap("replay")
+        if !history.quiet { Summary.print(stats: stats, counters: counters, clock: clock, decisions: true) }
         return .success
     }
 }

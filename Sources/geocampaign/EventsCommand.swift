@@ -16,9 +16,11 @@ struct EventsCommand: Command {
     }
 
     func run() throws -> ExitCode {
-        let start = Date()
+        var clock = StageClock()
         let campaigns = try CampaignLoading.load(history.campaignPaths).campaignSet
+        clock.lap("campaigns")
         let (h, stats) = try HistoryLoading.read(history)
+        clock.lap("read")
         let replay = Replay(campaigns: campaigns, options: .init(untilMs: history.untilMs, threads: history.threads, evaluateRules: false))
         let sink = try OutputSink(path: history.output)
         let counters = try replay.run(history: h, render: { o, c in
@@ -28,7 +30,8 @@ struct EventsCommand: Command {
             return out
         }, sink: sink.write)
         try sink.close()
-        if !history.quiet { Summary.print(stats: stats, counters: counters, seconds: Date().timeIntervalSince(start), decisions: false) }
+        clock.lap("replay")
+        if !history.quiet { Summary.print(stats: stats, counters: counters, clock: clock, decisions: false) }
         return .success
     }
 }

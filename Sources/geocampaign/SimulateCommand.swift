@@ -17,9 +17,46 @@ struct SimulateCommand: Command {
     ]
     static let example = "geocampaign simulate --campaigns campaigns --gpx examples/lorrenzillos-dinner.gpx"
 
+    var history: HistoryOptions
+    var user: String?
+    var startMs: Int64?
+    var includeSuppressed: Bool
+
     init(_ a: ParsedArguments) throws {
-        throw CLIError(message: "simulate is not available yet", code: .failure)
+        guard let gpx = a.value("gpx") else { throw CLIError.usage("missing --gpx FILE", Self.usage) }
+        guard gpx.lowercased().hasSuffix(".gpx") else { throw CLIError.usage("--gpx '\(gpx)': expected a .gpx file", Self.usage) }
+        var args = ["--history", gpx]
+        for c in a.all("campaigns") { args += ["--campaigns", c] }
+        if let u = a.value("until") { args += ["--until", u] }
+        if a.flag("quiet") { args.append("--quiet") }
+        history = try HistoryOptions(try ParsedArguments(args, specs: HistoryOptions.specs, usage: Self.usage, allowsPositionals: false), usage: Self.usage)
+        user = a.value("user")
+        if let s = a.value("start") {
+            guard let ms = HistoryReader.parseRFC3339(s) else {
+                throw CLIError.usage("--start '\(s)' is not an RFC 3339 instant such as 2026-03-10T12:00:00Z", Self.usage)
+            }
+            startMs = ms
+        }
+        includeSuppressed = a.flag("include-suppressed")
     }
 
-    func run() throws -> ExitCode { .failure }
+    func run() throws -> ExitCode {
+        var clock = StageClock()
+        let campaigns = try CampaignLoading.load(history.campaignPaths).campaignSet
+        clock.lap("campaigns")
+        let (h, stats) = try HistoryLoading.read(history, gpxUser: user, gpxStartMs: startMs)
+        clock.lap("read")
+        let replay = Replay(campaigns: campaigns, options: .init(untilMs: history.untilMs, threads: 1))
+        var counters = ReplayCounters()
+        let sink = try OutputSink(path: nil)
+        for (i, id) in h.userIds.enumerated() {
+            guard let o = replay.outcome(userId: id, fixes: h.fixes[i]) else { continue }
+            counters.count(o, campaigns: campaigns)
+            try sink.write(Timeline.lines(o, campaigns: campaigns, includeSuppressed: includeSuppressed).joined())
+        }
+        try sink.close()
+        clock.lap("replay")
+        if !history.quiet { Summary.print(stats: stats, counters: counters, clock: clock, decisions: true) }
+        return .success
+    }
 }

@@ -3,7 +3,7 @@ import GeoCampaignCore
 
 /// The summary of formats.md 3.3, printed on stderr.
 enum Summary {
-    static func print(stats: HistoryStats, counters: ReplayCounters, seconds: Double, decisions: Bool) {
+    static func print(stats: HistoryStats, counters: ReplayCounters, clock: StageClock, decisions: Bool) {
         var s = "lines read: \(stats.linesRead), fixes accepted: \(stats.accepted), fixes used: \(counters.fixes)"
         let rejected = stats.rejected.values.reduce(0, +)
         s += ", rejected: \(rejected)"
@@ -20,7 +20,7 @@ enum Summary {
                 s += "\n  \(key): " + DecisionStatus.allCases.reversed().compactMap { st in c[st].map { "\(st.rawValue) \($0)" } }.joined(separator: ", ")
             }
         }
-        s += "\nwall time: " + String(format: "%.3f s", seconds) + "\n"
+        s += "\nwall time: " + String(format: "%.3f s", clock.total) + " (" + clock.line + ")\n"
         Console.err(s)
     }
 }

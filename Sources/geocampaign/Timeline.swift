@@ -1,0 +1,55 @@
+import Foundation
+import GeoCampaignCore
+
+/// One user's events and decisions as lines for a person, in time order.
+enum Timeline {
+    struct Entry {
+        var time: Int64
+        var order: Int
+        var text: String
+    }
+
+    /// Lines "TIME  what", exits before enters before decisions at the same instant.
+    static func lines(_ o: UserOutcome, campaigns: CampaignSet, includeSuppressed: Bool) -> [String] {
+        var entries: [Entry] = []
+        for (c, visits) in o.visits.enumerated() {
+            let campaign = campaigns.campaigns[c]
+            for v in visits {
+                let region = campaign.regions[Int(v.region)]
+                let label = "\(campaign.id)/\(region.id)" + (region.name.map { " (\($0))" } ?? "")
+                entries.append(Entry(time: v.enter, order: 1, text: "enter     \(label)"))
+                if let exit = v.exit {
+                    let why = v.reason == .gap ? "the track broke off (gap)" : "left"
+                    entries.append(Entry(time: exit, order: 0, text: "exit      \(label) after \(Words.duration(v.duration)), \(why)"))
+                } else {
+                    entries.append(Entry(time: v.lastSeen, order: 3, text: "still in  \(label) at the end of the track, \(Words.duration(v.duration)) so far"))
+                }
+            }
+        }
+        for d in o.decisions where includeSuppressed || d.status == .delivered {
+            let campaign = campaigns.campaigns[d.trigger.campaign]
+            let rule = campaign.rules[d.trigger.rule]
+            let message = campaign.offerIndex(rule.offer).flatMap { campaign.offers[$0].message }.map { ": \"\($0)\"" } ?? ""
+            entries.append(Entry(time: d.trigger.time, order: 2,
+                                 text: "\(d.status.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(campaign.id)/\(rule.offer) by rule \(rule.id)\(message)"))
+        }
+        entries.sort { ($0.time, $0.order) < ($1.time, $1.order) }
+        return entries.map { "\(Timestamp.string($0.time))  \($0.text)\n" }
+    }
+}
+
+/// Durations and counts in words.
+enum Words {
+    /// "45m 10s", "2h 5m", "3d 4h".
+    static func duration(_ ms: Int64) -> String {
+        var s = ms / 1000
+        let d = s / 86400; s %= 86400
+        let h = s / 3600; s %= 3600
+        let m = s / 60; s %= 60
+        let frac = ms % 1000
+        if d > 0 { return h > 0 ? "\(d)d \(h)h" : "\(d)d" }
+        if h > 0 { return m > 0 ? "\(h)h \(m)m" : "\(h)h" }
+        if m > 0 { return s > 0 ? "\(m)m \(s)s" : "\(m)m" }
+        return frac > 0 ? "\(s).\(String(format: "%03d", Int(frac)))s" : "\(s)s"
+    }
+}
