@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""make bench: generate the synthetic city (once per size), run `geocampaign evaluate` on it and
+print a table: fixes/s end to end, the time of each stage, peak resident memory, core count.
+
+Usage: scripts/bench.py [--sizes "S M L"] [--bin .build/release/geocampaign] [--threads N]
+                        [--regions N] [--sorted] [--extra "M:100000"]
+The data goes to bench-data/ (git-ignored); it is made by scripts/gen_bench.py with a fixed seed.
+"""
+import argparse, os, re, subprocess, sys, time
+
+here = os.path.dirname(os.path.abspath(__file__))
+root = os.path.dirname(here)
+
+ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+ap.add_argument("--sizes", default="S M L")
+ap.add_argument("--bin", default=os.path.join(root, ".build/release/geocampaign"))
+ap.add_argument("--threads", type=int)
+ap.add_argument("--extra", default="M:100000", help="SIZE:REGIONS runs besides the standard sizes (empty for none)")
+ap.add_argument("--sorted", action="store_true", help="also run L with --sorted on a user-grouped copy")
+a = ap.parse_args()
+
+
+def data_dir(size, regions=None):
+    name = size if regions is None else f"{size}-r{regions}"
+    d = os.path.join(root, "bench-data", name)
+    if not os.path.exists(os.path.join(d, "history.jsonl")):
+        cmd = [sys.executable, os.path.join(here, "gen_bench.py"), "--size", size, "--out", d]
+        if regions is not None:
+            cmd += ["--regions", str(regions)]
+        t = time.time()
+        print(f"generating {name} ...", file=sys.stderr, flush=True)
+        subprocess.run(cmd, check=True)
+        print(f"  generated in {time.time() - t:.1f} s", file=sys.stderr, flush=True)
+    return d
+
+
+def count_lines(path):
+    n = 0
+    with open(path, "rb") as f:
+        while True:
+            b = f.read(1 << 24)
+            if not b:
+                return n
+            n += b.count(b"\n")
+
+
+def run(d, extra=()):
+    out = os.path.join(d, "decisions.jsonl")
+    cmd = [a.bin, "evaluate", "--campaigns", os.path.join(d, "campaigns"), "--history",
+           os.path.join(d, "history.jsonl"), "--output", out, "--include-suppressed"] + list(extra)
+    if a.threads:
+        cmd += ["--threads", str(a.threads)]
+    t = time.time()
+    p = subprocess.Popen(cmd, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    err = p.stderr.read().decode()
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.time() - t
+    if status != 0:
+        sys.exit(f"{' '.join(cmd)} failed ({status}):\n{err}")
+    fixes = int(re.search(r"fixes accepted: (\d+)", err).group(1))
+    stages = dict((k, float(v)) for k, v in re.findall(r"(\w+) ([\d.]+) s", err.split("stages:")[-1]))
+    return {"wall": wall, "fixes": fixes, "rss_mb": ru.ru_maxrss / 1024, "stages": stages,
+            "decisions": count_lines(out)}
+
+
+rows = []
+plan = [(s, None) for s in a.sizes.split()]
+for e in a.extra.split():
+    s, r = e.split(":")
+    if s in a.sizes.split():
+        plan.append((s, int(r)))
+for size, regions in plan:
+    d = data_dir(size, regions)
+    r = run(d)
+    r["name"] = size if regions is None else f"{size} ({regions // 1000}k regions)"
+    r["regions"] = regions
+    rows.append(r)
+    print(f"{r['name']}: {r['fixes'] / r['wall'] / 1e6:.2f} M fixes/s, {r['wall']:.2f} s, peak {r['rss_mb']:.0f} MB",
+          file=sys.stderr, flush=True)
+if a.sorted and "L" in a.sizes.split():
+    d = data_dir("L")
+    sorted_path = os.path.join(d, "history.sorted.jsonl")
+    if not os.path.exists(sorted_path):
+        subprocess.run([sys.executable, os.path.join(here, "group_by_user.py"), os.path.join(d, "history.jsonl"), sorted_path], check=True)
+    r = run(d, ["--sorted"])
+    r["name"] = "L --sorted"
+    rows.append(r)
+
+cores = os.cpu_count()
+print(f"\ngeocampaign evaluate, {cores} cores, threads: {a.threads or 'all'}")
+print(f"{'case':<22}{'fixes':>12}{'wall s':>9}{'M fixes/s':>11}{'campaigns s':>13}{'read s':>9}{'replay s':>10}{'peak MB':>9}{'B/fix':>7}{'decisions':>11}")
+for r in rows:
+    st = r["stages"]
+    print(f"{r['name']:<22}{r['fixes']:>12,}{r['wall']:>9.2f}{r['fixes'] / r['wall'] / 1e6:>11.2f}"
+          f"{st.get('campaigns', 0):>13.2f}{st.get('read', 0):>9.2f}{st.get('replay', 0):>10.2f}"
+          f"{r['rss_mb']:>9.0f}{r['rss_mb'] * 1048576 / max(1, r['fixes']):>7.0f}{r['decisions']:>11,}")
