@@ -60,33 +60,84 @@ public struct Arbiter: Sendable {
     ///   - triggers: all triggers of this user from all campaigns, any order.
     /// - Complexity: O(n log n + n x d) for n triggers and d decisions within a cap or limit window.
     public func decide(userId: String, triggers: [Trigger]) -> [Decision] {
+        run(userId: userId, triggers: triggers, explain: false).map(\.decision)
+    }
+
+    /// As `decide`, with each decision's reason in words (for `geocampaign explain`).
+    ///
+    ///     capped: "cap of test-drive reached: 1 delivered or held out in the last 7d (cap 1 per 7d)"
+    public func explainDecisions(userId: String, triggers: [Trigger]) -> [ExplainedDecision] {
+        run(userId: userId, triggers: triggers, explain: true)
+    }
+
+    func run(userId: String, triggers: [Trigger], explain: Bool) -> [ExplainedDecision] {
         var capHistory: [OfferKey: [Int64]] = [:]
         var deliveredTimes: [Int64] = []
+        var lastDelivered: Trigger?
         var heldOut: [Int: Bool] = [:]
-        var out: [Decision] = []
+        var out: [ExplainedDecision] = []
         out.reserveCapacity(triggers.count)
         for trigger in arbitrationOrder(triggers) {
             let t = trigger.time
             let offerIdx = offerIndex(trigger)
             let key = OfferKey(campaign: trigger.campaign, offer: offerIdx ?? -1)
+            let offer = self.offer(of: trigger)
             let status: DecisionStatus
-            if let cap = offer(of: trigger)?.cap, Self.count(capHistory[key] ?? [], within: cap.perMs, at: t) >= cap.count {
+            var why = ""
+            let capCount = offer?.cap.map { Self.count(capHistory[key] ?? [], within: $0.perMs, at: t) } ?? 0
+            if let cap = offer?.cap, capCount >= cap.count {
                 status = .capped
+                if explain {
+                    why = "cap of \(offer?.id ?? "?") reached: \(capCount) delivered or held out "
+                        + Self.windowText(cap.perMs) + " (cap \(Self.capText(cap)))"
+                }
             } else if isHeldOut(campaign: trigger.campaign, userId: userId, cache: &heldOut) {
                 status = .heldOut
-            } else if deliveredTimes.last == t {
+                if explain {
+                    let c = campaigns.campaigns[trigger.campaign]
+                    why = "user is in the \(Self.percentText(c.holdoutPercent))% holdout of \(c.id) "
+                        + "(bucket \(Holdout.bucket(campaignId: c.id, userId: userId)) of 10000)"
+                }
+            } else if let last = lastDelivered, last.time == t {
                 status = .lowerPriority
+                if explain { why = "\(name(of: last)) was delivered at the same instant" }
             } else if let limit = campaigns.settings.perUserLimit,
                       Self.count(deliveredTimes, within: limit.perMs, at: t) >= limit.count {
                 status = .limited
+                if explain {
+                    let n = Self.count(deliveredTimes, within: limit.perMs, at: t)
+                    why = "per-user limit reached: \(n) \(n == 1 ? "delivery" : "deliveries") " + Self.windowText(limit.perMs) + " (limit \(Self.capText(limit)))"
+                }
             } else {
                 status = .delivered
+                if explain { why = "delivered: no cap, holdout, earlier delivery at this instant or limit stood in the way" }
             }
             if status == .delivered || status == .heldOut { capHistory[key, default: []].append(t) }
-            if status == .delivered { deliveredTimes.append(t) }
-            out.append(Decision(trigger: trigger, status: status))
+            if status == .delivered {
+                deliveredTimes.append(t)
+                lastDelivered = trigger
+            }
+            out.append(ExplainedDecision(decision: Decision(trigger: trigger, status: status), why: why))
         }
         return out
+    }
+
+    /// `car-shoppers/test-drive`.
+    func name(of trigger: Trigger) -> String {
+        let c = campaigns.campaigns.indices.contains(trigger.campaign) ? campaigns.campaigns[trigger.campaign].id : "?"
+        return c + "/" + (offer(of: trigger)?.id ?? "?")
+    }
+
+    static func windowText(_ per: Int64?) -> String {
+        per.map { "in the last " + ExplainText.duration($0) } ?? "in the user's lifetime"
+    }
+
+    static func capText(_ cap: Cap) -> String {
+        "\(cap.count)" + (cap.perMs.map { " per " + ExplainText.duration($0) } ?? "")
+    }
+
+    static func percentText(_ p: Double) -> String {
+        p == p.rounded() && abs(p) < 1e15 ? String(Int64(p)) : String(p)
     }
 
     /// Whether the user is in campaign `campaign`'s holdout (memoised per call of `decide`).

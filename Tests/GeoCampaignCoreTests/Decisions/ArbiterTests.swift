@@ -110,3 +110,25 @@ final class ArbiterTests: XCTestCase {
         XCTAssertEqual(Set(got), Set(DecisionStatus.allCases))
     }
 }
+
+extension ArbiterTests {
+    func testReasonsMatchTheStatuses() {
+        let set = CampaignSet(campaigns: [
+            camp("held", holdout: 50, [Offer(id: "h", priority: 9)]),
+            camp("c", [Offer(id: "a", priority: 5, cap: Cap(count: 1)), Offer(id: "b", priority: 1)]),
+        ], settings: Settings(perUserLimit: Cap(count: 1, perMs: h(24))))
+        let u = user(heldOutOf: "held", true)
+        let triggers = [trig(0, 0, 0), trig(0, 1, 0), trig(0, 1, 1), trig(5, 1, 0), trig(6, 1, 1)]
+        let arbiter = Arbiter(campaigns: set)
+        let explained = arbiter.explainDecisions(userId: u, triggers: triggers)
+        XCTAssertEqual(explained.map(\.decision), arbiter.decide(userId: u, triggers: triggers))
+        let bucket = Holdout.bucket(campaignId: "held", userId: u)
+        XCTAssertEqual(explained.map(\.why), [
+            "user is in the 50% holdout of held (bucket \(bucket) of 10000)",
+            "delivered: no cap, holdout, earlier delivery at this instant or limit stood in the way",
+            "c/a was delivered at the same instant",
+            "cap of a reached: 1 delivered or held out in the user's lifetime (cap 1)",
+            "per-user limit reached: 1 delivery in the last 24h (limit 1 per 24h)",
+        ])
+    }
+}
