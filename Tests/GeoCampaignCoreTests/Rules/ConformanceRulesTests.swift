@@ -146,7 +146,7 @@ final class ConformanceRulesTests: XCTestCase {
         for d in try Self.jsonLines("decisions.jsonl") {
             let user = try XCTUnwrap(d["user"] as? String)
             let evidence = try XCTUnwrap(d["evidence"] as? [[String: Any]]).map { ev in
-                "\(ev["region"] ?? "") \(ev["enter"] ?? "") \(ev["exit"] ?? "null")"
+                "\(ev["region"] as? String ?? "") \(ev["enter"] as? String ?? "") \(ev["exit"] as? String ?? "null")"
             }
             expected[user, default: []].append(Expected(
                 time: try XCTUnwrap(Self.parseTime(try XCTUnwrap(d["time"] as? String))),
