@@ -34,12 +34,7 @@ struct SequenceEvaluator: Sendable {
 
         /// Index of the first occurrence of step j entering strictly after `enter`.
         func firstAfter(_ j: Int, _ enter: Int64) -> Int {
-            var lo = 0, hi = occ[j].count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if occ[j][mid].enter <= enter { lo = mid + 1 } else { hi = mid }
-            }
-            return lo
+            SequenceEvaluator.firstAfter(occ[j], enter)
         }
 
         /// Smallest reachable qmax of the later steps after an occurrence of step j entering at `enter`.
@@ -70,7 +65,7 @@ struct SequenceEvaluator: Sendable {
                 if j == k - 1 {
                     row[i] = o.q
                 } else {
-                    let nextIdx = firstAfterIndex(occ[j + 1], o.enter)
+                    let nextIdx = Self.firstAfter(occ[j + 1], o.enter)
                     let rest = nextIdx < suffixMin[j + 1].count ? suffixMin[j + 1][nextIdx] : Int64.max
                     row[i] = rest == Int64.max ? Int64.max : max(o.q, rest)
                 }
@@ -85,7 +80,8 @@ struct SequenceEvaluator: Sendable {
         return Table(occ: occ, best: best, suffixMin: suffixMin)
     }
 
-    private func firstAfterIndex(_ list: [Occurrence], _ enter: Int64) -> Int {
+    /// Index of the first occurrence of `list` (sorted by enter) entering strictly after `enter`.
+    static func firstAfter(_ list: [Occurrence], _ enter: Int64) -> Int {
         var lo = 0, hi = list.count
         while lo < hi {
             let mid = (lo + hi) / 2
