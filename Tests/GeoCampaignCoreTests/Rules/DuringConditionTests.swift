@@ -85,6 +85,18 @@ final class DuringConditionTests: XCTestCase {
         for (localSecond, expected) in cases {
             XCTAssertEqual(clock.instant(ofLocalSecond: localSecond), expected)
         }
+        // Other zones: a skipped local time is the instant of the jump, a repeated one its first occurrence.
+        let others: [(String, (Int64, Int64, Int64, Int64, Int64), Int64)] = [
+            ("Europe/Berlin", (2026, 3, 29, 2, 30), utc(2026, 3, 29, 1)),
+            ("Europe/Berlin", (2026, 10, 25, 2, 30), utc(2026, 10, 25, 0, 30)),
+            ("Asia/Kolkata", (2026, 6, 1, 9, 15), utc(2026, 6, 1, 3, 45)),
+            ("Australia/Lord_Howe", (2026, 10, 4, 2, 15), utc(2026, 10, 3, 15, 30)),
+            ("Pacific/Apia", (2011, 12, 30, 12, 0), utc(2011, 12, 30, 10)),
+        ]
+        for (zone, l, expected) in others {
+            let c = LocalTime(zone: try XCTUnwrap(TimeZone(identifier: zone)))
+            XCTAssertEqual(c.instant(ofLocalSecond: local(l.0, l.1, l.2, l.3, l.4)), expected / 1000, zone)
+        }
         XCTAssertEqual(LocalTime.isoWeekday(ofDay: Timestamp.days(year: 2026, month: 11, day: 23)), 1)
         XCTAssertEqual(LocalTime.isoWeekday(ofDay: Timestamp.days(year: 1969, month: 12, day: 28)), 7)
     }
