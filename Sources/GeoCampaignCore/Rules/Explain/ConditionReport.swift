@@ -6,7 +6,22 @@
 public struct ConditionReport: Sendable, Equatable {
     /// The condition kinds of semantics 3.
     public enum Kind: String, Sendable {
-        case inside, visited, dwelled, sequence, during, all, any, not
+        /// `inside` (semantics 3.1).
+        case inside
+        /// `visited` (3.2).
+        case visited
+        /// `dwelled` (3.3).
+        case dwelled
+        /// `sequence` (3.4).
+        case sequence
+        /// `during` (3.5).
+        case during
+        /// `all` (3.6).
+        case all
+        /// `any` (3.6).
+        case any
+        /// `not` (3.6).
+        case not
     }
 
     /// Which kind of condition this is.
