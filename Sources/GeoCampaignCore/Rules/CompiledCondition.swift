@@ -1,0 +1,58 @@
+/// A condition with its selectors resolved against one campaign's regions, ready to evaluate.
+indirect enum CompiledCondition: Sendable {
+    case inside(InsideEvaluator)
+    case visited(VisitedEvaluator)
+    case dwelled(DwelledEvaluator)
+    case sequence(SequenceEvaluator)
+    case during(DuringEvaluator)
+    case all([CompiledCondition])
+    case any([CompiledCondition])
+    case not(CompiledCondition)
+
+    /// Resolves `condition` against `campaign`.
+    init(_ condition: Condition, in campaign: Campaign) {
+        switch condition {
+        case .inside(let c):
+            self = .inside(InsideEvaluator(mask: RegionMask(c.selector, in: campaign), selector: c.selector))
+        case .visited(let c):
+            self = .visited(VisitedEvaluator(mask: RegionMask(c.selector, in: campaign), condition: c,
+                                             regionCount: campaign.regions.count))
+        case .dwelled(let c):
+            self = .dwelled(DwelledEvaluator(mask: RegionMask(c.selector, in: campaign), selector: c.selector, overMs: c.overMs))
+        case .sequence(let c):
+            self = .sequence(SequenceEvaluator(masks: c.steps.map { RegionMask($0.selector, in: campaign) }, condition: c))
+        case .during(let c):
+            self = .during(DuringEvaluator(c))
+        case .all(let parts):
+            self = .all(parts.map { CompiledCondition($0, in: campaign) })
+        case .any(let parts):
+            self = .any(parts.map { CompiledCondition($0, in: campaign) })
+        case .not(let inner):
+            self = .not(CompiledCondition(inner, in: campaign))
+        }
+    }
+
+    /// Evaluates the condition and every sub-condition for one user (each set clipped to the timeline).
+    func evaluate(_ ctx: EvaluationContext) -> EvaluatedCondition {
+        switch self {
+        case .inside(let e): return EvaluatedCondition(node: self, set: e.intervals(ctx), parts: [])
+        case .visited(let e): return EvaluatedCondition(node: self, set: e.intervals(ctx), parts: [])
+        case .dwelled(let e): return EvaluatedCondition(node: self, set: e.intervals(ctx), parts: [])
+        case .sequence(let e): return EvaluatedCondition(node: self, set: e.intervals(ctx), parts: [])
+        case .during(let e): return EvaluatedCondition(node: self, set: e.intervals(ctx), parts: [])
+        case .all(let parts):
+            let evaluated = parts.map { $0.evaluate(ctx) }
+            var set = IntervalSet(start: ctx.domain.start, end: ctx.domain.end)
+            for p in evaluated { set = set.intersection(p.set) }
+            return EvaluatedCondition(node: self, set: set, parts: evaluated)
+        case .any(let parts):
+            let evaluated = parts.map { $0.evaluate(ctx) }
+            var set = IntervalSet.empty
+            for p in evaluated { set = set.union(p.set) }
+            return EvaluatedCondition(node: self, set: set, parts: evaluated)
+        case .not(let inner):
+            let evaluated = inner.evaluate(ctx)
+            return EvaluatedCondition(node: self, set: evaluated.set.complement(within: ctx.domain), parts: [evaluated])
+        }
+    }
+}

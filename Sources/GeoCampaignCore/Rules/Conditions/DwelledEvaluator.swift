@@ -1,0 +1,28 @@
+/// Evaluates `dwelled` (semantics 3.3): each matching visit whose duration is strictly more than
+/// `over` covers `[enter + over, exit)`, or `[enter + over, inf)` if open. Union.
+///
+///     dwelled: { regions: [lorrenzillos], over: 30m }
+///     visit [12:00, 12:45)  -> holds [12:30, 12:45), triggers at 12:30
+///     visit [12:00, 12:30)  -> duration equals over: never holds
+///     open visit entered 12:00, last seen 12:20, Tend 13:00 -> duration 20m: never holds
+struct DwelledEvaluator: Sendable {
+    let mask: RegionMask
+    let selector: RegionSelector
+    let overMs: Int64
+
+    /// The interval visit `v` covers, or nil when it is not longer than `over`.
+    func span(_ v: Visit) -> Interval? {
+        guard v.duration > overMs else { return nil }
+        return Interval(addSaturating(v.enter, overMs), v.exit ?? Int64.max)
+    }
+
+    /// - Complexity: O(v log v).
+    func intervals(_ ctx: EvaluationContext) -> IntervalSet {
+        IntervalSet(ctx.matching(mask).compactMap { span(ctx.visits[$0]) }).clipped(to: ctx.domain)
+    }
+
+    /// The matching visits whose dwell interval holds `t`.
+    func evidence(at t: Int64, _ ctx: EvaluationContext) -> [Int] {
+        ctx.matching(mask).filter { span(ctx.visits[$0])?.contains(t) ?? false }
+    }
+}

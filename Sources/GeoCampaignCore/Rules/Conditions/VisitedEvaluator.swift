@@ -1,0 +1,92 @@
+/// Evaluates `visited` (semantics 3.2). A matching visit *qualifies* if its duration is at least
+/// `min_dwell`; its occurrence is `q = enter + min_dwell` and it covers `[q, q + within)` (or
+/// `[q, inf)` without `within`). The condition holds where the number of covering visits (with
+/// `distinct`, of different regions among them) is at least `at_least`.
+///
+///     visited: { tags: [car-dealer], at_least: 3, distinct: true, within: 72h, min_dwell: 5m }
+///     dealer-1 Mon 09:00-09:20  q = Mon 09:05, covers until Thu 09:05
+///     dealer-7 Tue 10:00-10:30  q = Tue 10:05
+///     dealer-4 Wed 15:00-15:40  q = Wed 15:05   -> 3 distinct: holds [Wed 15:05, Thu 09:05)
+///     dealer-4 Wed 15:00-15:04  (4 minutes)     -> does not qualify: 2 of 3, never holds
+struct VisitedEvaluator: Sendable {
+    let mask: RegionMask
+    let condition: VisitedCondition
+    let regionCount: Int
+
+    /// One qualifying visit: index into the visits, its region and the span it covers.
+    struct Occurrence {
+        let visit: Int
+        let region: Int32
+        let span: Interval
+    }
+
+    /// The qualifying visits and the spans they cover.
+    func occurrences(_ ctx: EvaluationContext) -> [Occurrence] {
+        ctx.matching(mask).compactMap { i in
+            let v = ctx.visits[i]
+            guard v.duration >= condition.minDwellMs else { return nil }
+            let q = addSaturating(v.enter, condition.minDwellMs)
+            let end = condition.withinMs.map { addSaturating(q, $0) } ?? Int64.max
+            return Occurrence(visit: i, region: v.region, span: Interval(q, end))
+        }
+    }
+
+    /// The count at every change point: `(time, count)` pairs, the count holding from that time
+    /// until the next pair. Counts are visits, or distinct regions with `distinct`.
+    /// - Complexity: O(v log v).
+    func counts(_ occurrences: [Occurrence]) -> [(time: Int64, count: Int)] {
+        var events: [(time: Int64, delta: Int, region: Int32)] = []
+        events.reserveCapacity(occurrences.count * 2)
+        for o in occurrences where o.span.start < o.span.end {
+            events.append((o.span.start, 1, o.region))
+            if o.span.end != Int64.max { events.append((o.span.end, -1, o.region)) }
+        }
+        events.sort { $0.time < $1.time }
+        var perRegion = [Int](repeating: 0, count: max(regionCount, 1))
+        var count = 0
+        var out: [(time: Int64, count: Int)] = []
+        var i = 0
+        while i < events.count {
+            let time = events[i].time
+            while i < events.count && events[i].time == time {
+                let e = events[i]
+                if condition.distinct {
+                    let r = Int(e.region)
+                    if r >= 0 && r < perRegion.count {
+                        let before = perRegion[r]
+                        perRegion[r] += e.delta
+                        if before == 0 && perRegion[r] > 0 { count += 1 }
+                        if before > 0 && perRegion[r] == 0 { count -= 1 }
+                    }
+                } else {
+                    count += e.delta
+                }
+                i += 1
+            }
+            out.append((time, count))
+        }
+        return out
+    }
+
+    /// - Complexity: O(v log v).
+    func intervals(_ ctx: EvaluationContext) -> IntervalSet {
+        let steps = counts(occurrences(ctx))
+        var raw: [Interval] = []
+        var openedAt: Int64?
+        for (time, count) in steps {
+            if count >= condition.atLeast {
+                if openedAt == nil { openedAt = time }
+            } else if let s = openedAt {
+                raw.append(Interval(s, time))
+                openedAt = nil
+            }
+        }
+        if let s = openedAt { raw.append(Interval(s, Int64.max)) }
+        return IntervalSet(raw).clipped(to: ctx.domain)
+    }
+
+    /// The qualifying visits covering `t`.
+    func evidence(at t: Int64, _ ctx: EvaluationContext) -> [Int] {
+        occurrences(ctx).filter { $0.span.contains(t) }.map(\.visit)
+    }
+}

@@ -1,0 +1,17 @@
+/// The regions of a campaign a selector matches, by region index.
+struct RegionMask: Sendable {
+    private let bits: [Bool]
+    /// The ids of the matched regions, in campaign order (for descriptions).
+    let ids: [String]
+
+    init(_ selector: RegionSelector, in campaign: Campaign) {
+        bits = campaign.regions.map { selector.matches($0) }
+        ids = campaign.regions.filter { selector.matches($0) }.map(\.id)
+    }
+
+    /// Whether region index `region` is matched (false when out of range).
+    func contains(_ region: Int32) -> Bool {
+        let i = Int(region)
+        return i >= 0 && i < bits.count && bits[i]
+    }
+}

@@ -1,0 +1,84 @@
+/// Evaluates the rules of one campaign on one user's visits (semantics 3): where each rule's
+/// condition, ANDed with the campaign's `active` window and clipped to the user's timeline
+/// `[T0, Tend]`, holds, and the triggers at the start of each maximal interval.
+///
+/// Immutable once built: one evaluator serves every user, from any thread.
+///
+///     let evaluator = RuleEvaluator(campaign: campaign, campaignIndex: 0)
+///     let triggers = evaluator.triggers(visits: visits, t0: firstFix, tEnd: lastFix)
+public struct RuleEvaluator: Sendable {
+    /// The campaign evaluated.
+    public let campaign: Campaign
+    /// Its index in `CampaignSet.campaigns`, copied into every trigger.
+    public let campaignIndex: Int
+    let conditions: [CompiledCondition]
+    /// The `active` window `[from, until)`, unbounded sides as Int64.min / Int64.max.
+    let active: Interval
+
+    /// Compiles the campaign's rules: selectors become region masks, zones are resolved.
+    /// - Complexity: O(rules x regions).
+    public init(campaign: Campaign, campaignIndex: Int) {
+        self.campaign = campaign
+        self.campaignIndex = campaignIndex
+        conditions = campaign.rules.map { CompiledCondition($0.condition, in: campaign) }
+        active = Interval(campaign.active?.fromMs ?? Int64.min, campaign.active?.untilMs ?? Int64.max)
+    }
+
+    /// The triggers of every rule for one user, ordered by time, then rule index.
+    ///
+    /// - Parameters:
+    ///   - visits: the user's visits of this campaign (`Visit.region` indexes `campaign.regions`).
+    ///   - t0: the user's first accepted fix (Unix ms).
+    ///   - tEnd: the user's last accepted fix (Unix ms); the timeline is closed there.
+    /// - Returns: one trigger per start of a maximal interval; `evidence` indexes `visits`,
+    ///   deduplicated and ordered by enter, then region id, then exit.
+    /// - Complexity: O(rules x k x v log v) for v visits and sequences of k steps, plus the days of
+    ///   the timeline for `during`.
+    public func triggers(visits: [Visit], t0: Int64, tEnd: Int64) -> [Trigger] {
+        guard t0 <= tEnd else { return [] }
+        let ctx = EvaluationContext(visits: visits, domain: IntervalSet.timeline(t0: t0, tEnd: tEnd))
+        var out: [Trigger] = []
+        for rule in conditions.indices {
+            let (evaluated, set) = evaluate(rule: rule, ctx)
+            for t in set.starts {
+                out.append(Trigger(time: t, campaign: campaignIndex, rule: rule,
+                                   evidence: orderedEvidence(evaluated.evidence(at: t, ctx), visits)))
+            }
+        }
+        out.sort { ($0.time, $0.rule) < ($1.time, $1.rule) }
+        return out
+    }
+
+    /// Where rule `rule` holds for one user (condition AND active window, clipped to `[t0, tEnd]`).
+    /// - Complexity: as `triggers` for one rule.
+    public func intervals(rule: Int, visits: [Visit], t0: Int64, tEnd: Int64) -> IntervalSet {
+        guard t0 <= tEnd, conditions.indices.contains(rule) else { return .empty }
+        let ctx = EvaluationContext(visits: visits, domain: IntervalSet.timeline(t0: t0, tEnd: tEnd))
+        return evaluate(rule: rule, ctx).1
+    }
+
+    func evaluate(rule: Int, _ ctx: EvaluationContext) -> (EvaluatedCondition, IntervalSet) {
+        let evaluated = conditions[rule].evaluate(ctx)
+        let window = IntervalSet(start: max(active.start, ctx.domain.start), end: min(active.end, ctx.domain.end))
+        return (evaluated, evaluated.set.intersection(window))
+    }
+
+    /// Deduplicates visit indices and orders them by enter, then region id (UTF-8 bytes), then exit.
+    func orderedEvidence(_ raw: [Int], _ visits: [Visit]) -> [Int] {
+        let unique = Array(Set(raw))
+        return unique.sorted { a, b in
+            let va = visits[a], vb = visits[b]
+            if va.enter != vb.enter { return va.enter < vb.enter }
+            let ra = regionId(va.region), rb = regionId(vb.region)
+            if ra != rb { return ra.utf8.lexicographicallyPrecedes(rb.utf8) }
+            let ea = va.exit ?? Int64.max, eb = vb.exit ?? Int64.max
+            return ea != eb ? ea < eb : a < b
+        }
+    }
+
+    /// The id of region index `region`, or "" when out of range.
+    func regionId(_ region: Int32) -> String {
+        let i = Int(region)
+        return i >= 0 && i < campaign.regions.count ? campaign.regions[i].id : ""
+    }
+}
