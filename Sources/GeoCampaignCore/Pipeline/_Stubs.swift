@@ -8,14 +8,6 @@ public struct CrossingEngine {
     public init(campaign: Campaign, settings: Settings) {}
     public func visits(fixes: [Fix], tEnd: Int64) -> [Visit] { [] }
 }
-public struct RuleEvaluator {
-    public init(campaign: Campaign, campaignIndex: Int) {}
-    public func triggers(visits: [Visit], t0: Int64, tEnd: Int64) -> [Trigger] { [] }
-}
-public struct Arbiter {
-    public init(campaigns: CampaignSet) {}
-    public func decide(userId: String, triggers: [Trigger]) -> [Decision] { [] }
-}
 public struct Diagnostic: CustomStringConvertible {
     public var isError = true
     public var description: String { "" }
