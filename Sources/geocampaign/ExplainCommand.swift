@@ -19,6 +19,28 @@ struct ExplainCommand: Command {
     }
 
     func run() throws -> ExitCode {
-        throw CLIError(message: "explain is not available yet", code: .failure)
+        var clock = StageClock()
+        let campaigns = try CampaignLoading.load(history.campaignPaths).campaignSet
+        clock.lap("campaigns")
+        let (h, stats) = try HistoryLoading.read(history)
+        clock.lap("read")
+        guard let index = h.userIds.firstIndex(of: user) else {
+            let near = ParsedArguments.nearest(user, h.userIds).map { " (did you mean '\($0)'?)" } ?? ""
+            throw CLIError(message: "user '\(user)' has no accepted fix in the history\(near)", code: .dataError)
+        }
+        let replay = Replay(campaigns: campaigns, options: .init(untilMs: history.untilMs, threads: 1))
+        let sink = try OutputSink(path: history.output)
+        if let e = replay.explain(userId: user, fixes: h.fixes[index]) {
+            try sink.write(ExplainReport.render(e, campaigns: campaigns))
+        } else {
+            try sink.write("user \(user): no fix before --until; nothing to explain\n")
+        }
+        try sink.close()
+        clock.lap("replay")
+        if !history.quiet {
+            Console.err("lines read: \(stats.linesRead), fixes accepted: \(stats.accepted), users: \(h.userIds.count)\n"
+                        + String(format: "wall time: %.3f s", clock.total) + " (" + clock.line + ")\n")
+        }
+        return .success
     }
 }
