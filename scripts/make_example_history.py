@@ -106,9 +106,12 @@ EAST_AVE = 1060.0       # north-south
 class Phone:
     """One user's phone: moves along polylines and stays put, recording noisy fixes."""
 
-    def __init__(self, user, rng):
+    def __init__(self, user, rng, move_every=(10.0, 30.0), still_every=(20.0, 60.0), outliers=1.0 / 70.0):
         self.user = user
         self.rng = rng
+        self.move_every = move_every      # seconds between fixes while moving (min, max)
+        self.still_every = still_every    # ... and while staying put
+        self.outliers = outliers          # share of fixes that are 150 m-accuracy outliers
         self.t = 0.0
         self.x = 0.0
         self.y = 0.0
@@ -124,7 +127,7 @@ class Phone:
 
     def fix(self):
         rng = self.rng
-        if rng.random() < 1.0 / 70.0:
+        if rng.random() < self.outliers:
             r, acc = rng.uniform(100.0, 220.0), 150
         else:
             r = rng.uniform(5.0, 15.0)
@@ -135,13 +138,13 @@ class Phone:
         self.lines.append((int(self.t), self.user, ts.strftime("%Y-%m-%dT%H:%M:%SZ"), lat, lon, acc))
 
     def move(self, points, speed):
-        """Travel through `points` at about `speed` m/s, one fix every 10-30 s."""
+        """Travel through `points` at about `speed` m/s, one fix every `move_every` seconds."""
         rng = self.rng
         for (px, py) in points:
             while True:
                 dx, dy = px - self.x, py - self.y
                 dist = math.hypot(dx, dy)
-                dt = rng.uniform(10.0, 30.0)
+                dt = rng.uniform(*self.move_every)
                 step = speed * rng.uniform(0.8, 1.2) * dt
                 if step >= dist:
                     self.t += dt * dist / step
@@ -154,10 +157,10 @@ class Phone:
         self.fix()
 
     def stay(self, minutes):
-        """Stay put for `minutes`, one fix every 20-60 s."""
+        """Stay put for `minutes`, one fix every `still_every` seconds."""
         end = self.t + minutes * 60.0
         while True:
-            self.t += self.rng.uniform(20.0, 60.0)
+            self.t += self.rng.uniform(*self.still_every)
             if self.t > end:
                 break
             self.fix()
