@@ -9,7 +9,7 @@
 writes into OUT/<size>/ (OUT/M-r100000/ and the like when an option overrides the size):
 
     history.jsonl            the fixes, formats.md 2.1
-    campaigns/*.yaml         four campaigns and a settings file, formats.md 1
+    campaigns/*.yaml         three campaigns and a settings file, formats.md 1
     campaigns/regions/*.geojson   most regions, as GeoJSON imports
     manifest.json            what was generated: counts, seed, file sizes, generation time
 
@@ -20,17 +20,18 @@ writes into OUT/<size>/ (OUT/M-r100000/ and the like when an option overrides th
 | L    | 10,000,000 | 100,000 | 100,000 | 100 x 100 km |
 
 Measured on the 2-core build machine (CPython 3.11, one process): S 0.6 s, M 5.5 s, L 60 s
-(951 MB of history); `--jobs 2` splits the users over two processes.
+(951 MB of history), with the other core busy; `--jobs 2` splits the users over two processes
+(same bytes; it helps only when both cores are free).
 
 The city is a square around Livermore, California, sized for about 10 places per km2. Places
 are restaurants, cafes, shops, gyms, malls, car dealers and competitors: circles of 50-400 m
 (GeoJSON Point features; each import entry gives one radius) and polygons, some with holes and
-some MultiPolygons. Users (about 100 fixes each, 40 to 250) live somewhere in the city and
+some MultiPolygons. Users (about 100 fixes each, 35 to 250) live somewhere in the city and
 follow one of five habits over a week (Mon 2026-11-16 to Sun 2026-11-22, Pacific Standard Time):
 car shoppers who see three or four dealers on consecutive days, weekday lunchers at
 competitors, gym-goers who get a coffee after the workout, diners and shoppers who stop at a
 few places, and commuters who drive through without stopping. Phones report every 5-30 s while
-driving or walking and every 30-150 s while still, with 3-20 m of jitter; about 1% of fixes
+driving or walking and every 30-150 s while still, with up to 20 m of jitter; about 1% of fixes
 have an accuracy worse than 100 m.
 
 The history is grouped by user (each user's lines contiguous, as a partitioned export writes
