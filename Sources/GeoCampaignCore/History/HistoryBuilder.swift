@@ -1,0 +1,186 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads one or more history files in sequence (JSON Lines, or GPX by the `.gpx` extension) and
+/// builds the `History`: user ids interned once, fixes appended per user, and at the end each
+/// user's fixes sorted by time, stably (file order, then line order, for equal times).
+///
+/// ```swift
+/// let builder = HistoryBuilder(fields: fields, until: until)
+/// builder.onReject = { r in try rejectsWriter.write(r) }
+/// for path in paths { try builder.read(path: path) }
+/// let history = builder.finish()
+/// ```
+public final class HistoryBuilder {
+    /// Called for every rejected line, in input order. Throwing from it (for example in
+    /// `--strict` mode) stops reading; the error propagates out of `read`.
+    public var onReject: ((RejectedLine) throws -> Void)?
+
+    /// Counters so far.
+    public private(set) var stats = HistoryStats()
+
+    private let parser: JSONLineParser
+    private let until: Int64?
+    private let interner = UserInterner()
+    private var fixes: [[Fix]] = []
+
+    /// Creates a builder.
+    /// - Parameters:
+    ///   - fields: the keys the canonical fields are read from (`--field`).
+    ///   - until: when set, accepted fixes later than this instant (Unix ms) are dropped (`--until`).
+    public init(fields: HistoryFields = HistoryFields(), until: Int64? = nil) {
+        parser = JSONLineParser(fields: fields)
+        self.until = until
+    }
+
+    /// The default GPX user for `path`: the file name without directory and extension.
+    public static func defaultUser(forGPXPath path: String) -> String {
+        let name = path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
+        if let dot = name.lastIndex(of: "."), dot != name.startIndex { return String(name[..<dot]) }
+        return name
+    }
+
+    /// Whether `path` is read as GPX (extension `.gpx`, any case).
+    public static func isGPX(path: String) -> Bool { path.lowercased().hasSuffix(".gpx") }
+
+    /// Reads one history file: GPX when the extension is `.gpx`, else JSON Lines (`-` is stdin).
+    /// - Parameters:
+    ///   - gpxUser: the user of a GPX file (`--user`); default: the file name without extension.
+    ///   - gpxStart: when a GPX file has no times, the time of its first point (`--start`), Unix ms.
+    /// - Throws: `HistoryError` when the file cannot be opened or read, or a GPX file is malformed;
+    ///   whatever `onReject` throws.
+    public func read(path: String, gpxUser: String? = nil,
+                     gpxStart: Int64 = GPXReader.defaultStart) throws {
+        if path != "-" && HistoryBuilder.isGPX(path: path) {
+            try readGPX(path: path, user: gpxUser ?? HistoryBuilder.defaultUser(forGPXPath: path), start: gpxStart)
+        } else {
+            try readJSONLines(path: path)
+        }
+    }
+
+    /// Reads a JSON Lines file (`-` is stdin) in 4 MiB blocks.
+    /// - Throws: `HistoryError.cannotOpen` naming the path, `.readFailed`, or what `onReject` throws.
+    public func readJSONLines(path: String) throws {
+        let fd: Int32
+        if path == "-" {
+            fd = 0
+        } else {
+            fd = open(path, O_RDONLY)
+            if fd < 0 { throw HistoryError.cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+        }
+        defer { if fd != 0 { close(fd) } }
+        var st = stat()
+        if fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR {
+            throw HistoryError.cannotOpen(path: path, reason: "is a directory")
+        }
+        stats.files += 1
+        let reader = BlockLineReader(fd: fd, path: path)
+        try reader.forEachLine { lineNo, p, n in try self.handleLine(path, lineNo, p, n) }
+    }
+
+    /// Reads JSON Lines from memory, exactly as from a file named `name`.
+    public func readJSONLines(bytes: [UInt8], name: String) throws {
+        stats.files += 1
+        var lines: [(Int, Int)] = []
+        var s = 0
+        for (i, b) in bytes.enumerated() where b == 0x0A {
+            lines.append((s, i)); s = i + 1
+        }
+        if s < bytes.count { lines.append((s, bytes.count)) }
+        var one: UInt8 = 0
+        try bytes.withUnsafeBufferPointer { buf in
+            let base = buf.baseAddress ?? withUnsafePointer(to: &one) { $0 }
+            for (k, (s0, e0)) in lines.enumerated() {
+                var ls = s0, le = e0
+                if le > ls && base[le - 1] == 0x0D { le -= 1 }
+                if k == 0 && le - ls >= 3 && base[ls] == 0xEF && base[ls + 1] == 0xBB && base[ls + 2] == 0xBF { ls += 3 }
+                try handleLine(name, k + 1, base + ls, le - ls)
+            }
+        }
+    }
+
+    @inline(__always)
+    private func handleLine(_ path: String, _ lineNo: Int, _ p: UnsafePointer<UInt8>, _ n: Int) throws {
+        stats.linesRead += 1
+        switch parser.parse(p, n) {
+        case .blank:
+            stats.blankLines += 1
+        case .accepted:
+            let u = Int(interner.intern(parser.userPtr, parser.userLen))
+            if u == fixes.count { fixes.append([]) }
+            add(parser.fix, user: u)
+        case .rejected:
+            stats.rejectCounts[parser.reason.index] += 1
+            if let handler = onReject {
+                try handler(RejectedLine(path: path, line: lineNo, reason: parser.reason, detail: parser.detail,
+                                         text: Array(UnsafeBufferPointer(start: p, count: n))))
+            }
+        }
+    }
+
+    @inline(__always)
+    private func add(_ fix: Fix, user u: Int) {
+        stats.fixesAccepted += 1
+        if let limit = until, fix.time > limit {
+            stats.fixesAfterUntil += 1
+            return
+        }
+        fixes[u].append(fix)
+    }
+
+    /// Reads a GPX file as the fixes of `user`.
+    /// - Throws: `HistoryError.cannotOpen`, `.malformedGPX`, or what `onReject` throws.
+    public func readGPX(path: String, user: String, start: Int64 = GPXReader.defaultStart) throws {
+        let result = try GPXReader.read(path: path, start: start)
+        stats.files += 1
+        var idBytes = Array(user.utf8)
+        let u = idBytes.withUnsafeMutableBufferPointer { b -> Int in
+            var one: UInt8 = 0
+            let base = b.baseAddress.map { UnsafePointer($0) } ?? withUnsafePointer(to: &one) { $0 }
+            return Int(interner.intern(base, b.count))
+        }
+        if u == fixes.count { fixes.append([]) }
+        for item in result.items {
+            stats.linesRead += 1
+            switch item {
+            case .fix(let fix):
+                add(fix, user: u)
+            case .rejected(let r):
+                stats.rejectCounts[r.reason.index] += 1
+                if let handler = onReject { try handler(r) }
+            }
+        }
+    }
+
+    /// Sorts every user's fixes by time (stable) and returns the history. The builder is spent.
+    /// - Complexity: O(n log n) for unsorted users, O(n) when already in order.
+    public func finish() -> History {
+        var ids: [String] = []
+        ids.reserveCapacity(interner.count)
+        for i in 0..<interner.count { ids.append(interner.string(i)) }
+        for u in fixes.indices { HistoryBuilder.stableSortByTime(&fixes[u]) }
+        let out = fixes
+        fixes = []
+        return History(userIds: ids, fixes: out, stats: stats)
+    }
+
+    /// Sorts `a` by time, keeping the input order of equal times.
+    static func stableSortByTime(_ a: inout [Fix]) {
+        var sorted = true
+        var i = 1
+        while i < a.count {
+            if a[i].time < a[i - 1].time { sorted = false; break }
+            i += 1
+        }
+        if sorted { return }
+        let src = a
+        let order = src.indices.sorted { x, y in
+            let tx = src[x].time, ty = src[y].time
+            return tx < ty || (tx == ty && x < y)
+        }
+        for (k, j) in order.enumerated() { a[k] = src[j] }
+    }
+}

@@ -1,0 +1,377 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Parses one JSON Lines history line into a fix, or the reason it is rejected (formats.md 2.1).
+///
+/// The line is validated as a whole (UTF-8, then RFC 8259), the five fields are located by
+/// comparing key bytes (after unescaping, the last duplicate wins), and then checked in the order
+/// user, ts, lat, lon, accuracy. No `String` is created for an accepted line.
+///
+/// Not thread-safe: use one parser per thread.
+public final class JSONLineParser {
+    /// Lines longer than this many bytes (terminator excluded) are `too_long`.
+    public static let maxLineBytes = 1 << 20
+
+    /// The result of parsing one line.
+    public enum Outcome: Equatable, Sendable {
+        /// Only spaces and tabs: ignored (but counted as a line).
+        case blank
+        /// An accepted fix with its user id (decoded, or the integer literal's text).
+        case accepted(user: String, fix: Fix)
+        /// A rejected line.
+        case rejected(RejectReason, detail: String)
+    }
+
+    /// The status of the last `parse` call on the raw entry point.
+    enum Status { case blank, accepted, rejected }
+
+    enum Kind: UInt8 { case missing, string, number, null, bool, object, array }
+
+    struct Slot {
+        var kind: Kind = .missing
+        var start = 0
+        var end = 0
+        /// String: has escapes. Number: is an integer literal.
+        var flag = false
+    }
+
+    let fields: HistoryFields
+    private let keyBytes: [[UInt8]]
+    private let keyPtr: UnsafeMutablePointer<UInt8>
+    private let keyStart: [Int]
+    private let keyLen: [Int]
+    private let slots: UnsafeMutablePointer<Slot>
+    private var userBuf: UnsafeMutablePointer<UInt8>
+    private var userCap: Int
+    private var tmpBuf: UnsafeMutablePointer<UInt8>
+    private var tmpCap: Int
+    private var stack: [Bool] = []
+
+    /// The fix of the last accepted line.
+    private(set) var fix = Fix(time: 0, lat: 0, lon: 0)
+    /// The user id bytes of the last accepted line: into the line itself or into a parser buffer,
+    /// valid until the next call.
+    private(set) var userPtr: UnsafePointer<UInt8>
+    private(set) var userLen = 0
+    /// The reason and detail of the last rejected line.
+    private(set) var reason: RejectReason = .invalidJSON
+    private(set) var detail = ""
+
+    /// Creates a parser reading the canonical fields from the keys of `fields`.
+    public init(fields: HistoryFields = HistoryFields()) {
+        self.fields = fields
+        let keys = fields.sources.map { Array($0.utf8) }
+        keyBytes = keys
+        var starts: [Int] = [], lens: [Int] = []
+        let total = keys.reduce(0) { $0 + $1.count }
+        keyPtr = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, total))
+        var o = 0
+        for k in keys {
+            starts.append(o); lens.append(k.count)
+            for (j, b) in k.enumerated() { keyPtr[o + j] = b }
+            o += k.count
+        }
+        keyStart = starts
+        keyLen = lens
+        slots = UnsafeMutablePointer<Slot>.allocate(capacity: 5)
+        slots.initialize(repeating: Slot(), count: 5)
+        userCap = 256
+        userBuf = UnsafeMutablePointer<UInt8>.allocate(capacity: userCap)
+        tmpCap = 256
+        tmpBuf = UnsafeMutablePointer<UInt8>.allocate(capacity: tmpCap)
+        userPtr = UnsafePointer(userBuf)
+    }
+
+    deinit {
+        keyPtr.deallocate()
+        slots.deallocate()
+        userBuf.deallocate()
+        tmpBuf.deallocate()
+    }
+
+    /// Parses one line (without its `\n` or `\r\n` terminator) and returns the outcome.
+    /// This is the line-level entry point; the reader uses a faster internal path.
+    public func parse(line: [UInt8]) -> Outcome {
+        line.withUnsafeBufferPointer { buf -> Outcome in
+            var one: UInt8 = 0
+            let base = buf.baseAddress ?? withUnsafePointer(to: &one) { $0 }
+            switch parse(base, buf.count) {
+            case .blank: return .blank
+            case .rejected: return .rejected(reason, detail: detail)
+            case .accepted:
+                let user = String(decoding: UnsafeBufferPointer(start: userPtr, count: userLen), as: UTF8.self)
+                return .accepted(user: user, fix: fix)
+            }
+        }
+    }
+
+    @inline(__always)
+    private func reject(_ r: RejectReason, _ d: String) -> Status {
+        reason = r
+        detail = d
+        return .rejected
+    }
+
+    private func invalid(_ at: Int, _ n: Int) -> Status {
+        reject(.invalidJSON, at >= n ? "not valid JSON: unexpected end of line"
+                                     : "not valid JSON at column \(at + 1)")
+    }
+
+    private func ensureTmp(_ n: Int) {
+        if n > tmpCap {
+            tmpBuf.deallocate()
+            tmpCap = max(n, tmpCap * 2)
+            tmpBuf = UnsafeMutablePointer<UInt8>.allocate(capacity: tmpCap)
+        }
+    }
+
+    private func ensureUser(_ n: Int) {
+        if n > userCap {
+            userBuf.deallocate()
+            userCap = max(n, userCap * 2)
+            userBuf = UnsafeMutablePointer<UInt8>.allocate(capacity: userCap)
+        }
+    }
+
+    /// Bitmask of the fields whose source key equals `p[s..<e]` (the raw key body).
+    @inline(__always)
+    private func matchKey(_ p: UnsafePointer<UInt8>, _ s: Int, _ e: Int, escaped: Bool) -> Int {
+        var kp = p + s
+        var kn = e - s
+        if escaped {
+            ensureTmp(kn)
+            var lone = false
+            kn = JSONScan.decode(p, s, e, into: tmpBuf, loneSurrogate: &lone)
+            kp = UnsafePointer(tmpBuf)
+        }
+        var mask = 0
+        var f = 0
+        while f < 5 {
+            if keyLen[f] == kn && memcmp(kp, keyPtr + keyStart[f], kn) == 0 { mask |= 1 << f }
+            f += 1
+        }
+        return mask
+    }
+
+    private func kindName(_ k: Kind) -> String {
+        switch k {
+        case .missing: return "missing"
+        case .string: return "a string"
+        case .number: return "a number"
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .object: return "an object"
+        case .array: return "an array"
+        }
+    }
+
+    private func name(_ f: Int) -> String { "\"" + fields.sources[f] + "\"" }
+
+    private func text(_ p: UnsafePointer<UInt8>, _ s: Slot) -> String {
+        let n = min(s.end - s.start, 80)
+        return String(decoding: UnsafeBufferPointer(start: p + s.start, count: n), as: UTF8.self)
+            + (s.end - s.start > 80 ? "..." : "")
+    }
+
+    /// Parses the line `p[0..<n]`; results are left in `fix`, `userPtr`/`userLen` or
+    /// `reason`/`detail`.
+    func parse(_ p: UnsafePointer<UInt8>, _ n: Int) -> Status {
+        var i = 0
+        while i < n && (p[i] == 0x20 || p[i] == 0x09) { i += 1 }
+        if i == n { return .blank }
+        if n > JSONLineParser.maxLineBytes {
+            return reject(.tooLong, "line is \(n) bytes, over the limit of 1 MiB")
+        }
+        if let bad = UTF8Check.firstInvalid(p, n) {
+            return reject(.badEncoding, "invalid UTF-8 at byte \(bad + 1)")
+        }
+        JSONScan.skipWS(p, &i, n)
+        if i >= n { return invalid(i, n) }
+        if p[i] != 0x7B {
+            let kind: Kind
+            switch p[i] {
+            case 0x22: kind = .string
+            case 0x5B: kind = .array
+            case 0x6E: kind = .null
+            case 0x74, 0x66: kind = .bool
+            default: kind = .number
+            }
+            var e = JSONScan.value(p, i, n, stack: &stack)
+            if e < 0 { return invalid(i, n) }
+            JSONScan.skipWS(p, &e, n)
+            if e != n { return invalid(e, n) }
+            return reject(.notObject, "the line is \(kindName(kind)), not an object")
+        }
+        var f = 0
+        while f < 5 { slots[f] = Slot(); f += 1 }
+        i += 1
+        JSONScan.skipWS(p, &i, n)
+        if i < n && p[i] == 0x7D {
+            i += 1
+        } else {
+            while true {
+                if i >= n || p[i] != 0x22 { return invalid(i, n) }
+                var kesc = false
+                let ks = i + 1
+                let ke = JSONScan.string(p, ks, n, hasEscape: &kesc)
+                if ke < 0 { return invalid(i, n) }
+                let mask = matchKey(p, ks, ke - 1, escaped: kesc)
+                i = ke
+                JSONScan.skipWS(p, &i, n)
+                if i >= n || p[i] != 0x3A { return invalid(i, n) }
+                i += 1
+                JSONScan.skipWS(p, &i, n)
+                if i >= n { return invalid(i, n) }
+                let vs = i
+                var flag = false
+                let kind: Kind
+                switch p[i] {
+                case 0x22:
+                    kind = .string
+                    i = JSONScan.string(p, i + 1, n, hasEscape: &flag)
+                case 0x2D, 0x30...0x39:
+                    kind = .number
+                    i = JSONNumber.scan(p, i, n, isInteger: &flag)
+                case 0x74, 0x66:
+                    kind = .bool
+                    i = JSONScan.literal(p, i, n)
+                case 0x6E:
+                    kind = .null
+                    i = JSONScan.literal(p, i, n)
+                case 0x7B:
+                    kind = .object
+                    i = JSONScan.value(p, i, n, stack: &stack)
+                case 0x5B:
+                    kind = .array
+                    i = JSONScan.value(p, i, n, stack: &stack)
+                default:
+                    return invalid(i, n)
+                }
+                if i < 0 { return invalid(vs, n) }
+                if mask != 0 {
+                    var g = 0
+                    while g < 5 {
+                        if mask & (1 << g) != 0 { slots[g] = Slot(kind: kind, start: vs, end: i, flag: flag) }
+                        g += 1
+                    }
+                }
+                JSONScan.skipWS(p, &i, n)
+                if i >= n { return invalid(i, n) }
+                if p[i] == 0x2C {
+                    i += 1
+                    JSONScan.skipWS(p, &i, n)
+                    continue
+                }
+                if p[i] == 0x7D {
+                    i += 1
+                    break
+                }
+                return invalid(i, n)
+            }
+        }
+        JSONScan.skipWS(p, &i, n)
+        if i != n { return invalid(i, n) }
+        return checkFields(p)
+    }
+
+    /// Applies the field rules in order user, ts, lat, lon, accuracy.
+    private func checkFields(_ p: UnsafePointer<UInt8>) -> Status {
+        // user
+        let u = slots[0]
+        switch u.kind {
+        case .missing:
+            return reject(.missingField, "missing field \(name(0))")
+        case .string:
+            let s = u.start + 1, e = u.end - 1
+            if u.flag {
+                ensureUser(e - s)
+                var lone = false
+                userLen = JSONScan.decode(p, s, e, into: userBuf, loneSurrogate: &lone)
+                userPtr = UnsafePointer(userBuf)
+                if lone { return reject(.badEncoding, "field \(name(0)) holds a lone surrogate escape") }
+            } else {
+                userPtr = p + s
+                userLen = e - s
+            }
+            if userLen == 0 { return reject(.missingField, "field \(name(0)) is empty") }
+        case .number:
+            if !u.flag {
+                return reject(.badType, "field \(name(0)) is \(text(p, u)), expected a string or an integer")
+            }
+            userPtr = p + u.start
+            userLen = u.end - u.start
+        default:
+            return reject(.badType, "field \(name(0)) is \(kindName(u.kind)), expected a string or an integer")
+        }
+        // ts
+        let t = slots[1]
+        let time: Int64
+        switch t.kind {
+        case .missing:
+            return reject(.missingField, "missing field \(name(1))")
+        case .string:
+            let s = t.start + 1, e = t.end - 1
+            var parsed: Int64?
+            if t.flag {
+                ensureTmp(e - s)
+                var lone = false
+                let len = JSONScan.decode(p, s, e, into: tmpBuf, loneSurrogate: &lone)
+                parsed = lone ? nil : RFC3339.parse(UnsafePointer(tmpBuf), 0, len, offsetRequired: true)
+            } else {
+                parsed = RFC3339.parse(p, s, e, offsetRequired: true)
+            }
+            guard let v = parsed else {
+                return reject(.badTimestamp, "field \(name(1)) is \(text(p, t)), not an RFC 3339 timestamp with offset in years 0001-9999")
+            }
+            time = v
+        case .number:
+            guard let v = JSONNumber.scaledInteger(p, t.start, t.end, scale: 3),
+                  v >= RFC3339.minMilliseconds, v <= RFC3339.maxMilliseconds else {
+                return reject(.badTimestamp, "field \(name(1)) is \(text(p, t)) epoch seconds, outside years 0001-9999")
+            }
+            time = v
+        default:
+            return reject(.badType, "field \(name(1)) is \(kindName(t.kind)), expected a string or a number")
+        }
+        // lat, lon
+        var coord: (Double, Double) = (0, 0)
+        var f = 2
+        while f <= 3 {
+            let c = slots[f]
+            switch c.kind {
+            case .missing:
+                return reject(.missingField, "missing field \(name(f))")
+            case .number:
+                let v = JSONNumber.double(p, c.start, c.end)
+                let limit: Double = f == 2 ? 90 : 180
+                if !(v >= -limit && v <= limit) {
+                    return reject(.outOfRange, "field \(name(f)) is \(text(p, c)), outside [\(-Int(limit)), \(Int(limit))]")
+                }
+                if f == 2 { coord.0 = v } else { coord.1 = v }
+            default:
+                return reject(.badType, "field \(name(f)) is \(kindName(c.kind)), expected a number")
+            }
+            f += 1
+        }
+        // accuracy
+        let a = slots[4]
+        var accuracy = Double.nan
+        switch a.kind {
+        case .missing, .null:
+            break
+        case .number:
+            let v = JSONNumber.double(p, a.start, a.end)
+            if !(v >= 0) {
+                return reject(.outOfRange, "field \(name(4)) is \(text(p, a)), expected a number >= 0")
+            }
+            accuracy = v
+        default:
+            return reject(.badType, "field \(name(4)) is \(kindName(a.kind)), expected a number or null")
+        }
+        fix = Fix(time: time, lat: coord.0, lon: coord.1, accuracy: accuracy)
+        return .accepted
+    }
+}
