@@ -20,12 +20,14 @@ public final class HistoryBuilder {
     public var onReject: ((RejectedLine) throws -> Void)?
 
     /// Counters so far.
-    public private(set) var stats = HistoryStats()
+    @exclusivity(unchecked) public private(set) var stats = HistoryStats()
 
     private let parser: JSONLineParser
     private let until: Int64?
     private let interner = UserInterner()
-    private var fixes: [[Fix]] = []
+    /// Every kept fix in input order, and the user number of each.
+    @exclusivity(unchecked) private var flat: [Fix] = []
+    @exclusivity(unchecked) private var owner: [Int32] = []
 
     /// Creates a builder.
     /// - Parameters:
@@ -109,9 +111,7 @@ public final class HistoryBuilder {
         case .blank:
             stats.blankLines += 1
         case .accepted:
-            let u = Int(interner.intern(parser.userPtr, parser.userLen))
-            if u == fixes.count { fixes.append([]) }
-            add(parser.fix, user: u)
+            add(parser.fix, user: interner.intern(parser.userPtr, parser.userLen))
         case .rejected:
             stats.rejectCounts[parser.reason.index] += 1
             if let handler = onReject {
@@ -122,13 +122,14 @@ public final class HistoryBuilder {
     }
 
     @inline(__always)
-    private func add(_ fix: Fix, user u: Int) {
+    private func add(_ fix: Fix, user u: Int32) {
         stats.fixesAccepted += 1
         if let limit = until, fix.time > limit {
             stats.fixesAfterUntil += 1
             return
         }
-        fixes[u].append(fix)
+        flat.append(fix)
+        owner.append(u)
     }
 
     /// Reads a GPX file as the fixes of `user`.
@@ -137,12 +138,11 @@ public final class HistoryBuilder {
         let result = try GPXReader.read(path: path, start: start)
         stats.files += 1
         var idBytes = Array(user.utf8)
-        let u = idBytes.withUnsafeMutableBufferPointer { b -> Int in
+        let u = idBytes.withUnsafeMutableBufferPointer { b -> Int32 in
             var one: UInt8 = 0
             let base = b.baseAddress.map { UnsafePointer($0) } ?? withUnsafePointer(to: &one) { $0 }
-            return Int(interner.intern(base, b.count))
+            return interner.intern(base, b.count)
         }
-        if u == fixes.count { fixes.append([]) }
         for item in result.items {
             stats.linesRead += 1
             switch item {
@@ -155,16 +155,30 @@ public final class HistoryBuilder {
         }
     }
 
-    /// Sorts every user's fixes by time (stable) and returns the history. The builder is spent.
-    /// - Complexity: O(n log n) for unsorted users, O(n) when already in order.
+    /// Groups the fixes by user, sorts each user's fixes by time (stable) and returns the
+    /// history. Users without any kept fix are left out. The builder is spent.
+    /// - Complexity: O(n) to group, plus O(k log k) per user whose k fixes were out of order.
     public func finish() -> History {
+        let users = interner.count
+        var counts = [Int](repeating: 0, count: users)
+        for u in owner { counts[Int(u)] += 1 }
+        var newIndex = [Int](repeating: -1, count: users)
         var ids: [String] = []
-        ids.reserveCapacity(interner.count)
-        for i in 0..<interner.count { ids.append(interner.string(i)) }
-        for u in fixes.indices { HistoryBuilder.stableSortByTime(&fixes[u]) }
-        let out = fixes
-        fixes = []
-        return History(userIds: ids, fixes: out, stats: stats)
+        var groups: [[Fix]] = []
+        for u in 0..<users where counts[u] > 0 {
+            newIndex[u] = ids.count
+            ids.append(interner.string(u))
+            var g: [Fix] = []
+            g.reserveCapacity(counts[u])
+            groups.append(g)
+        }
+        for k in flat.indices {
+            groups[newIndex[Int(owner[k])]].append(flat[k])
+        }
+        flat = []
+        owner = []
+        for u in groups.indices { HistoryBuilder.stableSortByTime(&groups[u]) }
+        return History(userIds: ids, fixes: groups, stats: stats)
     }
 
     /// Sorts `a` by time, keeping the input order of equal times.
@@ -176,11 +190,7 @@ public final class HistoryBuilder {
             i += 1
         }
         if sorted { return }
-        let src = a
-        let order = src.indices.sorted { x, y in
-            let tx = src[x].time, ty = src[y].time
-            return tx < ty || (tx == ty && x < y)
-        }
-        for (k, j) in order.enumerated() { a[k] = src[j] }
+        // The standard library's sort is documented as stable.
+        a.sort { $0.time < $1.time }
     }
 }

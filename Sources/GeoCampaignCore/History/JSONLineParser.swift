@@ -36,46 +36,54 @@ public final class JSONLineParser {
         var end = 0
         /// String: has escapes. Number: is an integer literal.
         var flag = false
+        /// Number: its digits, measured while scanning.
+        var measure = JSONNumber.Measure()
     }
 
     let fields: HistoryFields
-    private let keyBytes: [[UInt8]]
     private let keyPtr: UnsafeMutablePointer<UInt8>
-    private let keyStart: [Int]
-    private let keyLen: [Int]
+    private let keyStart: UnsafeMutablePointer<Int>
+    private let keyLen: UnsafeMutablePointer<Int>
+    /// The first (up to) 8 bytes of each key, little-endian.
+    private let keyHead: UnsafeMutablePointer<UInt64>
     private let slots: UnsafeMutablePointer<Slot>
-    private var userBuf: UnsafeMutablePointer<UInt8>
-    private var userCap: Int
-    private var tmpBuf: UnsafeMutablePointer<UInt8>
-    private var tmpCap: Int
-    private var stack: [Bool] = []
+    @exclusivity(unchecked) private var userBuf: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var userCap: Int
+    @exclusivity(unchecked) private var tmpBuf: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var tmpCap: Int
+    @exclusivity(unchecked) private var stack: [Bool] = []
 
     /// The fix of the last accepted line.
-    private(set) var fix = Fix(time: 0, lat: 0, lon: 0)
+    @exclusivity(unchecked) private(set) var fix = Fix(time: 0, lat: 0, lon: 0)
     /// The user id bytes of the last accepted line: into the line itself or into a parser buffer,
     /// valid until the next call.
-    private(set) var userPtr: UnsafePointer<UInt8>
-    private(set) var userLen = 0
+    @exclusivity(unchecked) private(set) var userPtr: UnsafePointer<UInt8>
+    @exclusivity(unchecked) private(set) var userLen = 0
     /// The reason and detail of the last rejected line.
-    private(set) var reason: RejectReason = .invalidJSON
-    private(set) var detail = ""
+    @exclusivity(unchecked) private(set) var reason: RejectReason = .invalidJSON
+    @exclusivity(unchecked) private(set) var detail = ""
 
     /// Creates a parser reading the canonical fields from the keys of `fields`.
     public init(fields: HistoryFields = HistoryFields()) {
         self.fields = fields
         let keys = fields.sources.map { Array($0.utf8) }
-        keyBytes = keys
-        var starts: [Int] = [], lens: [Int] = []
         let total = keys.reduce(0) { $0 + $1.count }
         keyPtr = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, total))
+        keyStart = UnsafeMutablePointer<Int>.allocate(capacity: 5)
+        keyLen = UnsafeMutablePointer<Int>.allocate(capacity: 5)
+        keyHead = UnsafeMutablePointer<UInt64>.allocate(capacity: 5)
         var o = 0
-        for k in keys {
-            starts.append(o); lens.append(k.count)
-            for (j, b) in k.enumerated() { keyPtr[o + j] = b }
+        for (f, k) in keys.enumerated() {
+            keyStart[f] = o
+            keyLen[f] = k.count
+            var head: UInt64 = 0
+            for (j, b) in k.enumerated() {
+                keyPtr[o + j] = b
+                if j < 8 { head |= UInt64(b) << (8 * UInt64(j)) }
+            }
+            keyHead[f] = head
             o += k.count
         }
-        keyStart = starts
-        keyLen = lens
         slots = UnsafeMutablePointer<Slot>.allocate(capacity: 5)
         slots.initialize(repeating: Slot(), count: 5)
         userCap = 256
@@ -87,6 +95,9 @@ public final class JSONLineParser {
 
     deinit {
         keyPtr.deallocate()
+        keyStart.deallocate()
+        keyLen.deallocate()
+        keyHead.deallocate()
         slots.deallocate()
         userBuf.deallocate()
         tmpBuf.deallocate()
@@ -136,24 +147,41 @@ public final class JSONLineParser {
         }
     }
 
-    /// Bitmask of the fields whose source key equals `p[s..<e]` (the raw key body).
+    /// Bitmask of the fields whose source key equals the key body `p[s..<e]` (raw, unescaped);
+    /// `n` is the line length (bytes up to `n` may be read).
     @inline(__always)
-    private func matchKey(_ p: UnsafePointer<UInt8>, _ s: Int, _ e: Int, escaped: Bool) -> Int {
-        var kp = p + s
-        var kn = e - s
-        if escaped {
-            ensureTmp(kn)
-            var lone = false
-            kn = JSONScan.decode(p, s, e, into: tmpBuf, loneSurrogate: &lone)
-            kp = UnsafePointer(tmpBuf)
+    private func matchKey(_ p: UnsafePointer<UInt8>, _ s: Int, _ e: Int, _ n: Int) -> Int {
+        let kn = e - s
+        var head: UInt64
+        if s + 8 <= n {
+            head = UnsafeRawPointer(p + s).loadUnaligned(as: UInt64.self)
+            if kn < 8 { head &= (1 << (8 * UInt64(kn))) &- 1 }
+        } else {
+            head = 0
+            var j = 0
+            while j < kn && j < 8 {
+                head |= UInt64(p[s + j]) << (8 * UInt64(j))
+                j += 1
+            }
         }
         var mask = 0
         var f = 0
         while f < 5 {
-            if keyLen[f] == kn && memcmp(kp, keyPtr + keyStart[f], kn) == 0 { mask |= 1 << f }
+            if keyHead[f] == head && keyLen[f] == kn
+                && (kn <= 8 || memcmp(p + s + 8, keyPtr + keyStart[f] + 8, kn - 8) == 0) {
+                mask |= 1 << f
+            }
             f += 1
         }
         return mask
+    }
+
+    /// `matchKey` for a key body holding escapes: decoded first.
+    private func matchEscapedKey(_ p: UnsafePointer<UInt8>, _ s: Int, _ e: Int) -> Int {
+        ensureTmp(e - s)
+        var lone = false
+        let kn = JSONScan.decode(p, s, e, into: tmpBuf, loneSurrogate: &lone)
+        return matchKey(UnsafePointer(tmpBuf), 0, kn, kn)
     }
 
     private func kindName(_ k: Kind) -> String {
@@ -218,7 +246,7 @@ public final class JSONLineParser {
                 let ks = i + 1
                 let ke = JSONScan.string(p, ks, n, hasEscape: &kesc)
                 if ke < 0 { return invalid(i, n) }
-                let mask = matchKey(p, ks, ke - 1, escaped: kesc)
+                let mask = kesc ? matchEscapedKey(p, ks, ke - 1) : matchKey(p, ks, ke - 1, n)
                 i = ke
                 JSONScan.skipWS(p, &i, n)
                 if i >= n || p[i] != 0x3A { return invalid(i, n) }
@@ -227,6 +255,7 @@ public final class JSONLineParser {
                 if i >= n { return invalid(i, n) }
                 let vs = i
                 var flag = false
+                var measure = JSONNumber.Measure()
                 let kind: Kind
                 switch p[i] {
                 case 0x22:
@@ -234,7 +263,7 @@ public final class JSONLineParser {
                     i = JSONScan.string(p, i + 1, n, hasEscape: &flag)
                 case 0x2D, 0x30...0x39:
                     kind = .number
-                    i = JSONNumber.scan(p, i, n, isInteger: &flag)
+                    i = JSONNumber.scanMeasured(p, i, n, isInteger: &flag, measure: &measure)
                 case 0x74, 0x66:
                     kind = .bool
                     i = JSONScan.literal(p, i, n)
@@ -254,7 +283,7 @@ public final class JSONLineParser {
                 if mask != 0 {
                     var g = 0
                     while g < 5 {
-                        if mask & (1 << g) != 0 { slots[g] = Slot(kind: kind, start: vs, end: i, flag: flag) }
+                        if mask & (1 << g) != 0 { slots[g] = Slot(kind: kind, start: vs, end: i, flag: flag, measure: measure) }
                         g += 1
                     }
                 }
@@ -345,7 +374,7 @@ public final class JSONLineParser {
             case .missing:
                 return reject(.missingField, "missing field \(name(f))")
             case .number:
-                let v = JSONNumber.double(p, c.start, c.end)
+                let v = JSONNumber.double(c.measure, p, c.start, c.end)
                 let limit: Double = f == 2 ? 90 : 180
                 if !(v >= -limit && v <= limit) {
                     return reject(.outOfRange, "field \(name(f)) is \(text(p, c)), outside [\(-Int(limit)), \(Int(limit))]")
@@ -363,7 +392,7 @@ public final class JSONLineParser {
         case .missing, .null:
             break
         case .number:
-            let v = JSONNumber.double(p, a.start, a.end)
+            let v = JSONNumber.double(a.measure, p, a.start, a.end)
             if !(v >= 0) {
                 return reject(.outOfRange, "field \(name(4)) is \(text(p, a)), expected a number >= 0")
             }

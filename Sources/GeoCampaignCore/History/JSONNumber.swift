@@ -49,6 +49,84 @@ enum JSONNumber {
         return i
     }
 
+    /// What `scanMeasured` learns about a number while validating it.
+    struct Measure {
+        /// The digits as an integer (wrapping when there are more than 19).
+        var mantissa: UInt64 = 0
+        /// Significant digits (leading zeros excluded).
+        var significant = 0
+        /// Digits after the decimal point.
+        var fractionDigits = 0
+        /// Whether there was an exponent part.
+        var hasExponent = false
+        /// Whether the number is negative.
+        var negative = false
+    }
+
+    /// `scan` that also accumulates the digits, so that `double(_:)` needs no second pass.
+    @inline(__always)
+    static func scanMeasured(_ p: UnsafePointer<UInt8>, _ i0: Int, _ end: Int, isInteger: inout Bool,
+                             measure m: inout Measure) -> Int {
+        var i = i0
+        m = Measure()
+        if i < end && p[i] == 0x2D { m.negative = true; i += 1 }
+        guard i < end else { return -1 }
+        let d0 = p[i] &- 0x30
+        if d0 == 0 {
+            i += 1
+        } else if d0 < 10 {
+            m.mantissa = UInt64(d0)
+            m.significant = 1
+            i += 1
+            while i < end {
+                let d = p[i] &- 0x30
+                if d >= 10 { break }
+                m.mantissa = m.mantissa &* 10 &+ UInt64(d)
+                m.significant += 1
+                i += 1
+            }
+        } else {
+            return -1
+        }
+        isInteger = true
+        if i < end && p[i] == 0x2E {
+            isInteger = false
+            i += 1
+            let s = i
+            while i < end {
+                let d = p[i] &- 0x30
+                if d >= 10 { break }
+                if m.significant > 0 || d != 0 { m.significant += 1 }
+                m.mantissa = m.mantissa &* 10 &+ UInt64(d)
+                i += 1
+            }
+            if i == s { return -1 }
+            m.fractionDigits = i - s
+        }
+        if i < end && (p[i] | 0x20) == 0x65 {
+            isInteger = false
+            m.hasExponent = true
+            i += 1
+            if i < end && (p[i] == 0x2B || p[i] == 0x2D) { i += 1 }
+            let s = i
+            while i < end && p[i] &- 0x30 < 10 { i += 1 }
+            if i == s { return -1 }
+        }
+        return i
+    }
+
+    /// The correctly rounded double of the number `p[start..<end]` measured as `m`: exact
+    /// division by a power of ten for up to 15 significant digits without exponent, else `strtod`.
+    @inline(__always)
+    static func double(_ m: Measure, _ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Double {
+        if !m.hasExponent && m.significant <= 15 && m.fractionDigits <= 22 {
+            if m.mantissa == 0 { return m.negative ? -0.0 : 0.0 }
+            let v = Double(m.mantissa) / pow10[m.fractionDigits]
+            return m.negative ? -v : v
+        }
+        return slowDouble(p, start, end)
+    }
+
     /// The parts of a scanned number: sign, the digit positions, the decimal exponent.
     struct Parts {
         var negative = false
@@ -92,34 +170,36 @@ enum JSONNumber {
     /// overflows). Up to 15 significant digits with a small exponent are converted exactly with
     /// one multiplication or division by an exact power of ten; anything else goes to `strtod`.
     static func double(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Double {
-        let n = parts(p, start, end)
+        var i = start
+        let negative = p[i] == 0x2D
+        if negative { i += 1 }
         var mant: UInt64 = 0
         var digits = 0
-        var i = n.intStart
-        while i < n.intEnd {
-            let d = UInt64(p[i] &- 0x30)
+        var fracDigits = 0
+        while i < end {
+            let d = p[i] &- 0x30
+            if d >= 10 { break }
             if digits > 0 || d != 0 { digits += 1 }
-            mant = mant &* 10 &+ d
+            mant = mant &* 10 &+ UInt64(d)
             i += 1
         }
-        i = n.fracStart
-        while i < n.fracEnd {
-            let d = UInt64(p[i] &- 0x30)
-            if digits > 0 || d != 0 { digits += 1 }
-            mant = mant &* 10 &+ d
+        if i < end && p[i] == 0x2E {
             i += 1
-        }
-        if digits <= 15 {
-            let e = n.exponent - (n.fracEnd - n.fracStart)
-            if mant == 0 { return n.negative ? -0.0 : 0.0 }
-            var v = Double(mant)
-            if e >= 0 && e <= 22 {
-                v *= pow10[e]
-                return n.negative ? -v : v
+            while i < end {
+                let d = p[i] &- 0x30
+                if d >= 10 { break }
+                if digits > 0 || d != 0 { digits += 1 }
+                mant = mant &* 10 &+ UInt64(d)
+                fracDigits += 1
+                i += 1
             }
-            if e < 0 && e >= -22 {
-                v /= pow10[-e]
-                return n.negative ? -v : v
+        }
+        if i == end && digits <= 15 {
+            if mant == 0 { return negative ? -0.0 : 0.0 }
+            var v = Double(mant)
+            if fracDigits <= 22 {
+                v /= pow10[fracDigits]
+                return negative ? -v : v
             }
         }
         return slowDouble(p, start, end)
@@ -139,6 +219,24 @@ enum JSONNumber {
     /// `value * 10^scale` rounded to an integer, ties away from zero, computed on the written
     /// digits (no binary floating point). Nil when the result does not fit in an Int64.
     static func scaledInteger(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int, scale: Int) -> Int64? {
+        if end - start <= 15 && scale >= 0 && scale <= 3 {
+            // Fast path: a plain integer of at most 15 characters.
+            var i = start
+            let negative = p[i] == 0x2D
+            if negative { i += 1 }
+            var v: Int64 = 0
+            while i < end {
+                let d = p[i] &- 0x30
+                if d >= 10 { break }
+                v = v * 10 + Int64(d)
+                i += 1
+            }
+            if i == end {
+                var k = 0
+                while k < scale { v *= 10; k += 1 }
+                return negative ? -v : v
+            }
+        }
         let n = parts(p, start, end)
         let fracLen = n.fracEnd - n.fracStart
         let count = (n.intEnd - n.intStart) + fracLen

@@ -7,12 +7,12 @@ import Darwin
 /// Interns user ids: maps the UTF-8 bytes of an id to a dense index, storing each distinct id once.
 /// Lookups hash the bytes directly; no `String` is created for a known id.
 final class UserInterner {
-    private var arena: [UInt8] = []
-    private var starts: [Int] = [0]
-    private var hashes: [UInt64] = []
-    private var table: [Int32]
-    private var mask: Int
-    private var last: Int32 = -1
+    @exclusivity(unchecked) private var arena: [UInt8] = []
+    @exclusivity(unchecked) private var starts: [Int] = [0]
+    @exclusivity(unchecked) private var hashes: [UInt64] = []
+    @exclusivity(unchecked) private var table: [Int32]
+    @exclusivity(unchecked) private var mask: Int
+    @exclusivity(unchecked) private var last: Int32 = -1
 
     init() {
         table = Array(repeating: -1, count: 1024)
