@@ -44,6 +44,14 @@ public enum GPXReader {
         var collectingTime = false
         var timeText = ""
         var rootName: String?
+        /// The first XML error: (code, line, column).
+        var error: (Int, Int, Int)?
+
+        func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
+            if error == nil {
+                error = ((parseError as NSError).code, parser.lineNumber, parser.columnNumber)
+            }
+        }
 
         static func local(_ name: String) -> String {
             if let colon = name.lastIndex(of: ":") { return String(name[name.index(after: colon)...]) }
@@ -101,10 +109,15 @@ public enum GPXReader {
         parser.shouldResolveExternalEntities = false
         let delegate = Delegate()
         parser.delegate = delegate
-        if !parser.parse() {
-            let message = parser.parserError.map { "\($0.localizedDescription)" } ?? "not well-formed XML"
+        let ok = parser.parse()
+        // XMLParser on Linux can report success after an error: check every signal.
+        if let (code, line, column) = delegate.error {
+            throw HistoryError.malformedGPX(path: path, line: line, column: column, message: xmlMessage(code))
+        }
+        if !ok || parser.parserError != nil {
+            let code = parser.parserError.map { ($0 as NSError).code } ?? -1
             throw HistoryError.malformedGPX(path: path, line: parser.lineNumber, column: parser.columnNumber,
-                                            message: message)
+                                            message: xmlMessage(code))
         }
         guard delegate.rootName == "gpx" else {
             throw HistoryError.malformedGPX(path: path, line: 1, column: 1,
@@ -152,6 +165,23 @@ public enum GPXReader {
             if coords.count == 2 { items.append(.fix(Fix(time: time, lat: coords[0], lon: coords[1]))) }
         }
         return Result(items: items)
+    }
+
+    /// A readable text for a libxml2 error code as reported by XMLParser.
+    static func xmlMessage(_ code: Int) -> String {
+        switch code {
+        case 4: return "the document is empty"
+        case 5: return "unexpected end of the document, or content after the root element"
+        case 9: return "invalid character"
+        case 23: return "unterminated entity reference"
+        case 26: return "undeclared entity"
+        case 38, 39, 40, 41: return "malformed attribute"
+        case 64: return "malformed XML declaration"
+        case 73: return "'>' expected"
+        case 76: return "closing tag does not match the open element"
+        case 77: return "element not closed at the end of the document"
+        default: return "not well-formed XML (parser error \(code))"
+        }
     }
 
     /// The bytes of 1-based line `line` of `bytes`, without terminator.
