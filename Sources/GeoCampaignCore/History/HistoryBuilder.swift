@@ -160,26 +160,38 @@ public final class HistoryBuilder {
     /// - Complexity: O(n) to group, plus O(k log k) per user whose k fixes were out of order.
     public func finish() -> History {
         let users = interner.count
-        var counts = [Int](repeating: 0, count: users)
-        for u in owner { counts[Int(u)] += 1 }
-        var newIndex = [Int](repeating: -1, count: users)
-        var ids: [String] = []
-        var groups: [[Fix]] = []
-        for u in 0..<users where counts[u] > 0 {
-            newIndex[u] = ids.count
-            ids.append(interner.string(u))
-            var g: [Fix] = []
-            g.reserveCapacity(counts[u])
-            groups.append(g)
-        }
-        for k in flat.indices {
-            groups[newIndex[Int(owner[k])]].append(flat[k])
+        // Counting sort by user (stable), then one array per user.
+        var offsets = [Int](repeating: 0, count: users + 1)
+        for u in owner { offsets[Int(u) + 1] += 1 }
+        for u in 0..<users { offsets[u + 1] += offsets[u] }
+        var byUser = [Fix](repeating: Fix(time: 0, lat: 0, lon: 0), count: flat.count)
+        var next = offsets
+        byUser.withUnsafeMutableBufferPointer { out in
+            flat.withUnsafeBufferPointer { src in
+                owner.withUnsafeBufferPointer { own in
+                    for k in 0..<src.count {
+                        let u = Int(own[k])
+                        out[next[u]] = src[k]
+                        next[u] += 1
+                    }
+                }
+            }
         }
         flat = []
         owner = []
-        for u in groups.indices { HistoryBuilder.stableSortByTime(&groups[u]) }
+        var ids: [String] = []
+        var groups: [[Fix]] = []
+        for u in 0..<users where offsets[u + 1] > offsets[u] {
+            ids.append(interner.string(u))
+            var g = Array(byUser[offsets[u]..<offsets[u + 1]])
+            HistoryBuilder.stableSortByTime(&g)
+            groups.append(g)
+        }
         return History(userIds: ids, fixes: groups, stats: stats)
     }
+
+    /// Parses an RFC 3339 instant with offset (for `--until` and `--start`); see `RFC3339.parse`.
+    public static func parseRFC3339(_ s: String) -> Int64? { RFC3339.parse(s) }
 
     /// Sorts `a` by time, keeping the input order of equal times.
     static func stableSortByTime(_ a: inout [Fix]) {
