@@ -92,9 +92,10 @@ public final class HistoryBuilder {
             lines.append((s, i)); s = i + 1
         }
         if s < bytes.count { lines.append((s, bytes.count)) }
-        var one: UInt8 = 0
-        try bytes.withUnsafeBufferPointer { buf in
-            let base = buf.baseAddress ?? withUnsafePointer(to: &one) { $0 }
+        // A trailing NUL keeps the buffer non-empty; it is never part of a line.
+        let padded = bytes + [0]
+        try padded.withUnsafeBufferPointer { buf in
+            guard let base = buf.baseAddress else { return }
             for (k, (s0, e0)) in lines.enumerated() {
                 var ls = s0, le = e0
                 if le > ls && base[le - 1] == 0x0D { le -= 1 }
@@ -137,11 +138,10 @@ public final class HistoryBuilder {
     public func readGPX(path: String, user: String, start: Int64 = GPXReader.defaultStart) throws {
         let result = try GPXReader.read(path: path, start: start)
         stats.files += 1
-        var idBytes = Array(user.utf8)
-        let u = idBytes.withUnsafeMutableBufferPointer { b -> Int32 in
-            var one: UInt8 = 0
-            let base = b.baseAddress.map { UnsafePointer($0) } ?? withUnsafePointer(to: &one) { $0 }
-            return interner.intern(base, b.count)
+        let idBytes = Array(user.utf8) + [0]
+        let u = idBytes.withUnsafeBufferPointer { b -> Int32 in
+            guard let base = b.baseAddress else { return 0 }
+            return interner.intern(base, b.count - 1)
         }
         for item in result.items {
             stats.linesRead += 1
@@ -164,18 +164,20 @@ public final class HistoryBuilder {
         var offsets = [Int](repeating: 0, count: users + 1)
         for u in owner { offsets[Int(u) + 1] += 1 }
         for u in 0..<users { offsets[u + 1] += offsets[u] }
-        var byUser = [Fix](repeating: Fix(time: 0, lat: 0, lon: 0), count: flat.count)
         var next = offsets
-        byUser.withUnsafeMutableBufferPointer { out in
+        let byUser = [Fix](unsafeUninitializedCapacity: flat.count) { out, initialized in
+            initialized = 0
+            guard let base = out.baseAddress else { return }
             flat.withUnsafeBufferPointer { src in
                 owner.withUnsafeBufferPointer { own in
                     for k in 0..<src.count {
                         let u = Int(own[k])
-                        out[next[u]] = src[k]
+                        (base + next[u]).initialize(to: src[k])
                         next[u] += 1
                     }
                 }
             }
+            initialized = flat.count
         }
         flat = []
         owner = []

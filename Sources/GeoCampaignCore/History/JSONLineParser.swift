@@ -46,6 +46,12 @@ public final class JSONLineParser {
     private let keyLen: UnsafeMutablePointer<Int>
     /// The first (up to) 8 bytes of each key, little-endian.
     private let keyHead: UnsafeMutablePointer<UInt64>
+    /// Each key followed by its closing quote, and the mask of those bytes, when that fits in
+    /// 8 bytes and the key needs no escaping (else the mask is 0): matched straight from the line.
+    private let keyQuoted: UnsafeMutablePointer<UInt64>
+    private let keyQuotedMask: UnsafeMutablePointer<UInt64>
+    /// Whether two canonical fields are read from the same key (then a key may fill several).
+    private let sharedKeys: Bool
     private let slots: UnsafeMutablePointer<Slot>
     @exclusivity(unchecked) private var userBuf: UnsafeMutablePointer<UInt8>
     @exclusivity(unchecked) private var userCap: Int
@@ -67,11 +73,14 @@ public final class JSONLineParser {
     public init(fields: HistoryFields = HistoryFields()) {
         self.fields = fields
         let keys = fields.sources.map { Array($0.utf8) }
+        sharedKeys = Set(keys).count < keys.count
         let total = keys.reduce(0) { $0 + $1.count }
         keyPtr = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, total))
         keyStart = UnsafeMutablePointer<Int>.allocate(capacity: 5)
         keyLen = UnsafeMutablePointer<Int>.allocate(capacity: 5)
         keyHead = UnsafeMutablePointer<UInt64>.allocate(capacity: 5)
+        keyQuoted = UnsafeMutablePointer<UInt64>.allocate(capacity: 5)
+        keyQuotedMask = UnsafeMutablePointer<UInt64>.allocate(capacity: 5)
         var o = 0
         for (f, k) in keys.enumerated() {
             keyStart[f] = o
@@ -82,6 +91,14 @@ public final class JSONLineParser {
                 if j < 8 { head |= UInt64(b) << (8 * UInt64(j)) }
             }
             keyHead[f] = head
+            let plain = k.allSatisfy { $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C }
+            if plain && k.count < 8 {
+                keyQuoted[f] = head | (0x22 << (8 * UInt64(k.count)))
+                keyQuotedMask[f] = (1 << (8 * UInt64(k.count + 1))) &- 1
+            } else {
+                keyQuoted[f] = 0
+                keyQuotedMask[f] = 0
+            }
             o += k.count
         }
         slots = UnsafeMutablePointer<Slot>.allocate(capacity: 5)
@@ -98,6 +115,8 @@ public final class JSONLineParser {
         keyStart.deallocate()
         keyLen.deallocate()
         keyHead.deallocate()
+        keyQuoted.deallocate()
+        keyQuotedMask.deallocate()
         slots.deallocate()
         userBuf.deallocate()
         tmpBuf.deallocate()
@@ -107,8 +126,7 @@ public final class JSONLineParser {
     /// This is the line-level entry point; the reader uses a faster internal path.
     public func parse(line: [UInt8]) -> Outcome {
         line.withUnsafeBufferPointer { buf -> Outcome in
-            var one: UInt8 = 0
-            let base = buf.baseAddress ?? withUnsafePointer(to: &one) { $0 }
+            guard let base = buf.baseAddress, buf.count > 0 else { return .blank }
             switch parse(base, buf.count) {
             case .blank: return .blank
             case .rejected: return .rejected(reason, detail: detail)
@@ -233,8 +251,7 @@ public final class JSONLineParser {
             if e != n { return invalid(e, n) }
             return reject(.notObject, "the line is \(kindName(kind)), not an object")
         }
-        var f = 0
-        while f < 5 { slots[f] = Slot(); f += 1 }
+        var seen = 0
         i += 1
         JSONScan.skipWS(p, &i, n)
         if i < n && p[i] == 0x7D {
@@ -242,11 +259,28 @@ public final class JSONLineParser {
         } else {
             while true {
                 if i >= n || p[i] != 0x22 { return invalid(i, n) }
-                var kesc = false
                 let ks = i + 1
-                let ke = JSONScan.string(p, ks, n, hasEscape: &kesc)
-                if ke < 0 { return invalid(i, n) }
-                let mask = kesc ? matchEscapedKey(p, ks, ke - 1) : matchKey(p, ks, ke - 1, n)
+                var mask = 0
+                var ke = -1
+                if ks + 8 <= n {
+                    let w = UnsafeRawPointer(p + ks).loadUnaligned(as: UInt64.self)
+                    var f = 0
+                    while f < 5 {
+                        let m = keyQuotedMask[f]
+                        if m != 0 && w & m == keyQuoted[f] {
+                            mask |= 1 << f
+                            ke = ks + keyLen[f] + 1
+                            if !sharedKeys { break }
+                        }
+                        f += 1
+                    }
+                }
+                if ke < 0 {
+                    var kesc = false
+                    ke = JSONScan.string(p, ks, n, hasEscape: &kesc)
+                    if ke < 0 { return invalid(i, n) }
+                    mask = kesc ? matchEscapedKey(p, ks, ke - 1) : matchKey(p, ks, ke - 1, n)
+                }
                 i = ke
                 JSONScan.skipWS(p, &i, n)
                 if i >= n || p[i] != 0x3A { return invalid(i, n) }
@@ -281,11 +315,13 @@ public final class JSONLineParser {
                 }
                 if i < 0 { return invalid(vs, n) }
                 if mask != 0 {
-                    var g = 0
-                    while g < 5 {
-                        if mask & (1 << g) != 0 { slots[g] = Slot(kind: kind, start: vs, end: i, flag: flag, measure: measure) }
-                        g += 1
-                    }
+                    seen |= mask
+                    let slot = Slot(kind: kind, start: vs, end: i, flag: flag, measure: measure)
+                    var rest = mask
+                    repeat {
+                        slots[rest.trailingZeroBitCount] = slot
+                        rest &= rest &- 1
+                    } while rest != 0
                 }
                 JSONScan.skipWS(p, &i, n)
                 if i >= n { return invalid(i, n) }
@@ -303,11 +339,16 @@ public final class JSONLineParser {
         }
         JSONScan.skipWS(p, &i, n)
         if i != n { return invalid(i, n) }
-        return checkFields(p)
+        return checkFields(p, seen)
     }
 
     /// Applies the field rules in order user, ts, lat, lon, accuracy.
-    private func checkFields(_ p: UnsafePointer<UInt8>) -> Status {
+    private func checkFields(_ p: UnsafePointer<UInt8>, _ seen: Int) -> Status {
+        var f = 0
+        while f < 5 {
+            if seen & (1 << f) == 0 { slots[f] = Slot() }
+            f += 1
+        }
         // user
         let u = slots[0]
         switch u.kind {
@@ -367,7 +408,7 @@ public final class JSONLineParser {
         }
         // lat, lon
         var coord: (Double, Double) = (0, 0)
-        var f = 2
+        f = 2
         while f <= 3 {
             let c = slots[f]
             switch c.kind {

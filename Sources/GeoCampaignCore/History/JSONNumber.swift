@@ -54,9 +54,9 @@ enum JSONNumber {
         /// The digits as an integer (wrapping when there are more than 19).
         var mantissa: UInt64 = 0
         /// Significant digits (leading zeros excluded).
-        var significant = 0
+        var significant: Int32 = 0
         /// Digits after the decimal point.
-        var fractionDigits = 0
+        var fractionDigits: Int32 = 0
         /// Whether there was an exponent part.
         var hasExponent = false
         /// Whether the number is negative.
@@ -68,50 +68,62 @@ enum JSONNumber {
     static func scanMeasured(_ p: UnsafePointer<UInt8>, _ i0: Int, _ end: Int, isInteger: inout Bool,
                              measure m: inout Measure) -> Int {
         var i = i0
-        m = Measure()
-        if i < end && p[i] == 0x2D { m.negative = true; i += 1 }
+        let negative = i < end && p[i] == 0x2D
+        if negative { i += 1 }
         guard i < end else { return -1 }
+        var mant: UInt64 = 0
+        var sig = 0
+        var frac = 0
+        var hasExp = false
         let d0 = p[i] &- 0x30
         if d0 == 0 {
             i += 1
         } else if d0 < 10 {
-            m.mantissa = UInt64(d0)
-            m.significant = 1
+            let s = i
+            mant = UInt64(d0)
             i += 1
             while i < end {
                 let d = p[i] &- 0x30
                 if d >= 10 { break }
-                m.mantissa = m.mantissa &* 10 &+ UInt64(d)
-                m.significant += 1
+                mant = mant &* 10 &+ UInt64(d)
                 i += 1
             }
+            sig = i - s
         } else {
             return -1
         }
-        isInteger = true
+        var integer = true
         if i < end && p[i] == 0x2E {
-            isInteger = false
+            integer = false
             i += 1
             let s = i
+            if sig == 0 {
+                // Leading zeros of the fraction are not significant.
+                while i < end && p[i] == 0x30 { i += 1 }
+            }
+            let z = i
             while i < end {
                 let d = p[i] &- 0x30
                 if d >= 10 { break }
-                if m.significant > 0 || d != 0 { m.significant += 1 }
-                m.mantissa = m.mantissa &* 10 &+ UInt64(d)
+                mant = mant &* 10 &+ UInt64(d)
                 i += 1
             }
             if i == s { return -1 }
-            m.fractionDigits = i - s
+            sig += i - z
+            frac = i - s
         }
         if i < end && (p[i] | 0x20) == 0x65 {
-            isInteger = false
-            m.hasExponent = true
+            integer = false
+            hasExp = true
             i += 1
             if i < end && (p[i] == 0x2B || p[i] == 0x2D) { i += 1 }
             let s = i
             while i < end && p[i] &- 0x30 < 10 { i += 1 }
             if i == s { return -1 }
         }
+        isInteger = integer
+        m = Measure(mantissa: mant, significant: Int32(truncatingIfNeeded: sig),
+                    fractionDigits: Int32(truncatingIfNeeded: frac), hasExponent: hasExp, negative: negative)
         return i
     }
 
@@ -121,7 +133,7 @@ enum JSONNumber {
     static func double(_ m: Measure, _ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Double {
         if !m.hasExponent && m.significant <= 15 && m.fractionDigits <= 22 {
             if m.mantissa == 0 { return m.negative ? -0.0 : 0.0 }
-            let v = Double(m.mantissa) / pow10[m.fractionDigits]
+            let v = Double(m.mantissa) / pow10[Int(m.fractionDigits)]
             return m.negative ? -v : v
         }
         return slowDouble(p, start, end)

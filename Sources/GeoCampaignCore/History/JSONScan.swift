@@ -23,7 +23,23 @@ enum JSONScan {
     @inline(__always)
     static func string(_ p: UnsafePointer<UInt8>, _ i0: Int, _ end: Int, hasEscape: inout Bool) -> Int {
         var i = i0
-        while i < end {
+        let raw = UnsafeRawPointer(p)
+        while true {
+            // Skip eight bytes at a time while none is a quote, a backslash or a control character.
+            while i + 8 <= end {
+                let v = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                let q = v ^ 0x2222_2222_2222_2222
+                let b = v ^ 0x5C5C_5C5C_5C5C_5C5C
+                let hits = ((q &- 0x0101_0101_0101_0101) & ~q | (b &- 0x0101_0101_0101_0101) & ~b
+                    | (v &- 0x2020_2020_2020_2020) & ~v) & 0x8080_8080_8080_8080
+                if hits == 0 {
+                    i += 8
+                } else {
+                    i += hits.trailingZeroBitCount >> 3
+                    break
+                }
+            }
+            if i >= end { return -1 }
             let c = p[i]
             if c == 0x22 { return i + 1 }
             if c == 0x5C {
@@ -45,7 +61,6 @@ enum JSONScan {
             if c < 0x20 { return -1 }
             i += 1
         }
-        return -1
     }
 
     /// Scans `true`, `false` or `null` at `i` (the first byte already identifies which).

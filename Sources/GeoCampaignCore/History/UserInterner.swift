@@ -24,8 +24,14 @@ final class UserInterner {
 
     @inline(__always)
     private static func hash(_ p: UnsafePointer<UInt8>, _ n: Int) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(n)
         var i = 0
+        let raw = UnsafeRawPointer(p)
+        while i + 8 <= n {
+            h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0x9E37_79B9_7F4A_7C15
+            h ^= h >> 32
+            i += 8
+        }
         while i < n {
             h = (h ^ UInt64(p[i])) &* 0x0000_0100_0000_01B3
             i += 1
@@ -39,15 +45,20 @@ final class UserInterner {
         if e - s != n { return false }
         return arena.withUnsafeBufferPointer { a in
             guard let base = a.baseAddress else { return n == 0 }
-            return memcmp(base + s, p, n) == 0
+            var k = 0
+            while k < n {
+                if base[s + k] != p[k] { return false }
+                k += 1
+            }
+            return true
         }
     }
 
     /// The index of the id `p[0..<n]`, adding it when new.
     /// - Complexity: O(n) expected.
     func intern(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int32 {
-        if last >= 0 && equals(Int(last), p, n) { return last }
         let h = UserInterner.hash(p, n)
+        if last >= 0 && hashes[Int(last)] == h && equals(Int(last), p, n) { return last }
         var slot = Int(truncatingIfNeeded: h) & mask
         while true {
             let id = table[slot]
