@@ -178,45 +178,6 @@ enum JSONNumber {
         return r
     }
 
-    /// The correctly rounded double of a number already validated by `scan` (infinite when it
-    /// overflows). Up to 15 significant digits with a small exponent are converted exactly with
-    /// one multiplication or division by an exact power of ten; anything else goes to `strtod`.
-    static func double(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Double {
-        var i = start
-        let negative = p[i] == 0x2D
-        if negative { i += 1 }
-        var mant: UInt64 = 0
-        var digits = 0
-        var fracDigits = 0
-        while i < end {
-            let d = p[i] &- 0x30
-            if d >= 10 { break }
-            if digits > 0 || d != 0 { digits += 1 }
-            mant = mant &* 10 &+ UInt64(d)
-            i += 1
-        }
-        if i < end && p[i] == 0x2E {
-            i += 1
-            while i < end {
-                let d = p[i] &- 0x30
-                if d >= 10 { break }
-                if digits > 0 || d != 0 { digits += 1 }
-                mant = mant &* 10 &+ UInt64(d)
-                fracDigits += 1
-                i += 1
-            }
-        }
-        if i == end && digits <= 15 {
-            if mant == 0 { return negative ? -0.0 : 0.0 }
-            var v = Double(mant)
-            if fracDigits <= 22 {
-                v /= pow10[fracDigits]
-                return negative ? -v : v
-            }
-        }
-        return slowDouble(p, start, end)
-    }
-
     /// `strtod` on a NUL-terminated copy of the number text.
     static func slowDouble(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Double {
         let len = end - start
