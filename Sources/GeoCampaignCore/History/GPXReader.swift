@@ -79,6 +79,10 @@ public enum GPXReader {
             if collectingTime { timeText += string }
         }
 
+        func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+            if collectingTime { timeText += String(decoding: CDATABlock, as: UTF8.self) }
+        }
+
         func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
                     qualifiedName qName: String?) {
             if collectingTime && depth == pointDepth + 1 {
