@@ -1,1 +1,60 @@
+import Foundation
 import GeoCampaignCore
+
+/// `geocampaign-bench reader FILE [FILE ...]`: reads JSON Lines histories with the real reader and
+/// prints lines/s and the peak resident memory.
+func usage() -> Never {
+    FileHandle.standardError.write("usage: geocampaign-bench reader FILE [FILE ...]\n".data(using: .utf8) ?? Data())
+    exit(64)
+}
+
+func peakRSSMiB() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_maxrss) / 1024
+}
+
+/// CPU time of this thread in seconds (less sensitive than wall time to other load on the machine).
+func threadCPUSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+func benchReader(_ paths: [String]) -> Int32 {
+    let builder = HistoryBuilder()
+    let t0 = DispatchTime.now().uptimeNanoseconds
+    let c0 = threadCPUSeconds()
+    do {
+        for path in paths { try builder.readJSONLines(path: path) }
+    } catch {
+        FileHandle.standardError.write("\(error)\n".data(using: .utf8) ?? Data())
+        return 66
+    }
+    let t1 = DispatchTime.now().uptimeNanoseconds
+    let c1 = threadCPUSeconds()
+    let history = builder.finish()
+    let t2 = DispatchTime.now().uptimeNanoseconds
+    let c2 = threadCPUSeconds()
+    let s = history.stats
+    let readSec = Double(t1 - t0) / 1e9
+    let totalSec = Double(t2 - t0) / 1e9
+    print("reader: \(s.linesRead) lines, \(s.fixesAccepted) fixes, \(s.totalRejected) rejected, \(history.userCount) users")
+    print(String(format: "wall: %.3f s = %.2f M lines/s; with sort: %.3f s = %.2f M lines/s",
+                 readSec, Double(s.linesRead) / readSec / 1e6, totalSec, Double(s.linesRead) / totalSec / 1e6))
+    print(String(format: "cpu:  %.3f s = %.2f M lines/s; with sort: %.3f s = %.2f M lines/s",
+                 c1 - c0, Double(s.linesRead) / (c1 - c0) / 1e6, c2 - c0, Double(s.linesRead) / (c2 - c0) / 1e6))
+    print(String(format: "peak RSS: %.1f MiB, cores: %d (reader uses 1)", peakRSSMiB(),
+                 ProcessInfo.processInfo.activeProcessorCount))
+    return 0
+}
+
+let args = Array(CommandLine.arguments.dropFirst())
+guard let mode = args.first else { usage() }
+switch mode {
+case "reader":
+    if args.count < 2 { usage() }
+    exit(benchReader(Array(args.dropFirst())))
+default:
+    usage()
+}
