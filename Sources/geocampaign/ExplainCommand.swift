@@ -38,7 +38,7 @@ struct ExplainCommand: Command {
         try sink.close()
         clock.lap("replay")
         if !history.quiet {
-            Console.err("lines read: \(stats.linesRead), fixes accepted: \(stats.accepted), users: \(h.userIds.count)\n"
+            Console.err("lines read: \(stats.linesRead), fixes accepted: \(stats.fixesAccepted), users: \(h.userIds.count)\n"
                         + String(format: "wall time: %.3f s", clock.total) + " (" + clock.line + ")\n")
         }
         return .success

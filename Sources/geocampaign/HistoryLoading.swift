@@ -3,40 +3,45 @@ import GeoCampaignCore
 
 /// Reads the histories named by the options, writing rejects as they come.
 enum HistoryLoading {
+    private struct StrictStop: Error {
+        var reject: RejectedLine
+    }
+
     static func read(_ o: HistoryOptions, gpxUser: String? = nil, gpxStartMs: Int64? = nil) throws -> (History, HistoryStats) {
-        var reader = HistoryReader(fieldMap: o.fieldMap)
-        let rejectsSink = try o.rejects.map { try OutputSink(path: $0) }
-        var firstReject: RejectedLine?
-        var writeError: Error?
-        let onReject: (RejectedLine) -> Void = { r in
-            if firstReject == nil { firstReject = r }
-            guard let sink = rejectsSink, writeError == nil else { return }
-            var bytes: [UInt8] = []
-            RejectsWriter.append(r, to: &bytes)
-            do { try sink.write(bytes) } catch { writeError = error }
+        var fields = HistoryFields()
+        for (name, source) in o.fieldMap.sorted(by: { $0.key < $1.key }) {
+            do { try fields.apply("\(name)=\(source)") } catch { throw CLIError(message: "--field \(name)=\(source): \(error)", code: .usage) }
+        }
+        let builder = HistoryBuilder(fields: fields, until: o.untilMs)
+        let writer: RejectsWriter?
+        do {
+            writer = try o.rejects.map { try RejectsWriter(path: $0) }
+        } catch {
+            throw CLIError(message: "\(o.rejects ?? ""): cannot be written: \(error)", code: .failure)
+        }
+        let strict = o.strict
+        builder.onReject = { r in
+            try writer?.write(r)
+            if strict { throw StrictStop(reject: r) }
         }
         for path in o.historyPaths {
-            if path != "-" && !FileManager.default.isReadableFile(atPath: path) {
-                throw CLIError.noInput(path, FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file")
-            }
             do {
-                if path.lowercased().hasSuffix(".gpx") {
-                    let user = gpxUser ?? URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-                    try reader.readGPX(path: path, user: user, startMs: gpxStartMs ?? 946_684_800_000, onReject: onReject)
-                } else {
-                    try reader.readJSONLines(path: path, onReject: onReject)
+                try builder.read(path: path, gpxUser: gpxUser, gpxStart: gpxStartMs ?? GPXReader.defaultStart)
+            } catch let stop as StrictStop {
+                try? writer?.close()
+                let r = stop.reject
+                throw CLIError.data("\(r.path):\(r.line): rejected line (\(r.reason.rawValue)): \(r.detail); --strict makes any rejected line fatal")
+            } catch let e as HistoryError {
+                try? writer?.close()
+                switch e {
+                case .cannotOpen(let path, let reason): throw CLIError.noInput(path, reason)
+                case .malformedGPX: throw CLIError(message: e.description, code: .dataError)
+                default: throw CLIError(message: e.description, code: .failure)
                 }
-            } catch let e as CLIError {
-                throw e
-            } catch {
-                throw CLIError.noInput(path, "\(error)")
             }
         }
-        try rejectsSink?.close()
-        if let writeError { throw writeError }
-        if o.strict, let r = firstReject {
-            throw CLIError.data("\(r.file):\(r.line): rejected (\(r.reason.rawValue)): \(r.detail); --strict makes any rejected line fatal")
-        }
-        return reader.finish()
+        try writer?.close()
+        let history = builder.finish()
+        return (history, history.stats)
     }
 }

@@ -30,7 +30,7 @@ struct HistoryOptions {
         historyPaths = a.all("history")
         if requireHistory && historyPaths.isEmpty { throw CLIError.usage("missing --history FILE", usage) }
         if let u = a.value("until") {
-            guard let ms = HistoryReader.parseRFC3339(u) else {
+            guard let ms = HistoryBuilder.parseRFC3339(u) else {
                 throw CLIError.usage("--until '\(u)' is not an RFC 3339 instant such as 2026-03-10T12:00:00Z", usage)
             }
             untilMs = ms

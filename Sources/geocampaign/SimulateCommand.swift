@@ -32,7 +32,7 @@ struct SimulateCommand: Command {
         history = try HistoryOptions(try ParsedArguments(args, specs: HistoryOptions.specs, usage: Self.usage, allowsPositionals: false), usage: Self.usage)
         user = a.value("user")
         if let s = a.value("start") {
-            guard let ms = HistoryReader.parseRFC3339(s) else {
+            guard let ms = HistoryBuilder.parseRFC3339(s) else {
                 throw CLIError.usage("--start '\(s)' is not an RFC 3339 instant such as 2026-03-10T12:00:00Z", Self.usage)
             }
             startMs = ms

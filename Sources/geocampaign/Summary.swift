@@ -4,11 +4,12 @@ import GeoCampaignCore
 /// The summary of formats.md 3.3, printed on stderr.
 enum Summary {
     static func print(stats: HistoryStats, counters: ReplayCounters, clock: StageClock, decisions: Bool) {
-        var s = "lines read: \(stats.linesRead), fixes accepted: \(stats.accepted), fixes used: \(counters.fixes)"
-        let rejected = stats.rejected.values.reduce(0, +)
+        var s = "lines read: \(stats.linesRead), fixes accepted: \(stats.fixesAccepted), fixes used: \(counters.fixes)"
+        if stats.fixesAfterUntil > 0 { s += ", fixes after --until: \(stats.fixesAfterUntil)" }
+        let rejected = stats.totalRejected
         s += ", rejected: \(rejected)"
         if rejected > 0 {
-            let parts = RejectReason.allCases.compactMap { r in stats.rejected[r].map { "\(r.rawValue) \($0)" } }
+            let parts = stats.rejectsByReason.filter { $0.count > 0 }.map { "\($0.reason.rawValue) \($0.count)" }
             s += " (" + parts.joined(separator: ", ") + ")"
         }
         s += "\nusers: \(counters.users), visits: \(counters.visits), events: \(counters.events)"
