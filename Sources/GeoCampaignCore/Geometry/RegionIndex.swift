@@ -1,0 +1,152 @@
+import Foundation
+
+/// A multi-level hash grid over bounding boxes: a query for a point returns every entry whose box
+/// contains it, at a cost that does not grow with the number of boxes (only with how many boxes
+/// overlap near the point).
+///
+/// Each box goes to the level whose cell size (a power of two in degrees) is the smallest not
+/// below the box's larger side, so it touches at most 2 x 2 cells there; a query makes one hash
+/// probe per non-empty level (at most 20 levels) and checks the boxes listed in that cell.
+public struct RegionIndex: Sendable {
+    struct Level: Sendable {
+        var cellDeg: Double
+        var invCell: Double
+        var table: CellTable
+        /// Entry indices grouped by cell (CSR), addressed by `table`.
+        var entries: [Int32]
+    }
+
+    let boxes: [BoundingBox]
+    let owners: [Int32]
+    let levels: [Level]
+
+    /// The finest cell size, 2^-12 degree (about 27 m of latitude).
+    static let baseLevelExponent = -12
+    /// Number of levels: cell sizes 2^-12 ... 2^9 (512) degrees.
+    static let levelCount = 22
+
+    /// Builds the index over `(box, owner)` pairs; `owner` is what queries return (a region index).
+    /// A box must lie within latitudes -90...90 and longitudes -180...180 (see
+    /// `BoundingBox.wrappedParts`).
+    /// - Complexity: O(n log n) for n boxes.
+    public init(entries: [(box: BoundingBox, owner: Int32)]) {
+        boxes = entries.map(\.box)
+        owners = entries.map(\.owner)
+        var perLevel = [[(key: Int64, entry: Int32)]](repeating: [], count: RegionIndex.levelCount)
+        for (n, e) in entries.enumerated() {
+            let b = e.box
+            guard b.minLat <= b.maxLat, b.minLon <= b.maxLon else { continue }
+            let extent = max(b.maxLat - b.minLat, b.maxLon - b.minLon)
+            var level = 0
+            while level < RegionIndex.levelCount - 1 && RegionIndex.cellSize(level) < extent { level += 1 }
+            let inv = 1 / RegionIndex.cellSize(level)
+            let x0 = RegionIndex.cellIndex(b.minLon + 180, inv), x1 = RegionIndex.cellIndex(b.maxLon + 180, inv)
+            let y0 = RegionIndex.cellIndex(b.minLat + 90, inv), y1 = RegionIndex.cellIndex(b.maxLat + 90, inv)
+            for y in y0...y1 {
+                for x in x0...x1 {
+                    perLevel[level].append((RegionIndex.key(x, y), Int32(n)))
+                }
+            }
+        }
+        var built: [Level] = []
+        for (level, pairs) in perLevel.enumerated() where !pairs.isEmpty {
+            let sorted = pairs.sorted { $0.key < $1.key || ($0.key == $1.key && $0.entry < $1.entry) }
+            var table = CellTable(capacityFor: sorted.count)
+            var list: [Int32] = []
+            list.reserveCapacity(sorted.count)
+            var i = 0
+            while i < sorted.count {
+                let key = sorted[i].key
+                let start = list.count
+                while i < sorted.count && sorted[i].key == key {
+                    list.append(sorted[i].entry)
+                    i += 1
+                }
+                table.insert(key: key, start: Int32(start), count: Int32(list.count - start))
+            }
+            let size = RegionIndex.cellSize(level)
+            built.append(Level(cellDeg: size, invCell: 1 / size, table: table, entries: list))
+        }
+        levels = built
+    }
+
+    static func cellSize(_ level: Int) -> Double { Double(sign: .plus, exponent: baseLevelExponent + level, significand: 1) }
+
+    @inline(__always) static func cellIndex(_ offset: Double, _ inv: Double) -> Int64 {
+        Int64((offset * inv).rounded(.down))
+    }
+
+    @inline(__always) static func key(_ x: Int64, _ y: Int64) -> Int64 { (y << 32) | (x & 0xFFFF_FFFF) }
+
+    /// Appends to `result` the owner of every box containing (lat, lon), each once per box.
+    /// - Complexity: O(levels + boxes listed in the point's cells); independent of the total count.
+    @inlinable public func query(lat: Double, lon: Double, into result: inout [Int32]) {
+        queryImpl(lat: lat, lon: lon, into: &result)
+    }
+
+    @usableFromInline func queryImpl(lat: Double, lon: Double, into result: inout [Int32]) {
+        guard lat.isFinite, lon.isFinite else { return }
+        for level in levels {
+            let x = RegionIndex.cellIndex(lon + 180, level.invCell)
+            let y = RegionIndex.cellIndex(lat + 90, level.invCell)
+            guard let (start, count) = level.table.find(RegionIndex.key(x, y)) else { continue }
+            level.entries.withUnsafeBufferPointer { list in
+                boxes.withUnsafeBufferPointer { bx in
+                    for k in Int(start)..<Int(start + count) {
+                        let e = Int(list[k])
+                        if bx[e].contains(lat: lat, lon: lon) { result.append(owners[e]) }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Brute force over every box, for tests: owners of the boxes containing the point.
+    /// - Complexity: O(n).
+    public func bruteForce(lat: Double, lon: Double) -> [Int32] {
+        var out: [Int32] = []
+        for (n, b) in boxes.enumerated() where b.contains(lat: lat, lon: lon) { out.append(owners[n]) }
+        return out
+    }
+}
+
+/// Open-addressing hash table from a cell key to a (start, count) slice of a level's entry list.
+struct CellTable: Sendable {
+    private var keys: [Int64]
+    private var starts: [Int32]
+    private var counts: [Int32]
+    private let mask: Int
+
+    static let empty = Int64.min
+
+    init(capacityFor n: Int) {
+        var cap = 16
+        while cap < n * 2 { cap <<= 1 }
+        keys = [Int64](repeating: CellTable.empty, count: cap)
+        starts = [Int32](repeating: 0, count: cap)
+        counts = [Int32](repeating: 0, count: cap)
+        mask = cap - 1
+    }
+
+    @inline(__always) private func slot(_ key: Int64) -> Int {
+        Int(truncatingIfNeeded: (UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15) >> 20) & mask
+    }
+
+    mutating func insert(key: Int64, start: Int32, count: Int32) {
+        var s = slot(key)
+        while keys[s] != CellTable.empty && keys[s] != key { s = (s + 1) & mask }
+        keys[s] = key
+        starts[s] = start
+        counts[s] = count
+    }
+
+    @inline(__always) func find(_ key: Int64) -> (Int32, Int32)? {
+        var s = slot(key)
+        while true {
+            let k = keys[s]
+            if k == key { return (starts[s], counts[s]) }
+            if k == CellTable.empty { return nil }
+            s = (s + 1) & mask
+        }
+    }
+}
