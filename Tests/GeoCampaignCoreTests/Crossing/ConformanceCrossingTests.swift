@@ -37,7 +37,6 @@ final class ConformanceCrossingTests: XCTestCase {
     ], rules: [], offers: [])
 
     func check(_ campaign: Campaign) throws {
-        try XCTSkipUnless(ConformanceHistory.available, "conformance example not found at \(ConformanceHistory.folder.path)")
         let fixes = try ConformanceHistory.fixesByUser()
         XCTAssertEqual(fixes.count, 30, "users in the example")
         let expected = try ConformanceHistory.expectedEvents(campaign: campaign.id, regions: Set(campaign.regions.map(\.id)))

@@ -4,19 +4,11 @@ import Foundation
 /// Test-only reader of the conformance example's history.jsonl: skips the lines its rejects.jsonl
 /// names, parses the rest with JSONSerialization, and groups accepted fixes by user (stable by time).
 enum ConformanceHistory {
-    /// The conformance example folder, found by walking up from this file to the folder holding
-    /// `shared/spec` (the worktrees and main checkout sit beside `shared`).
-    static let folder: URL = {
-        var dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        for _ in 0..<8 {
-            let candidate = dir.appendingPathComponent("shared/spec/examples/conformance-1")
-            if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
-            dir = dir.deletingLastPathComponent()
-        }
-        return dir.appendingPathComponent("shared/spec/examples/conformance-1")
-    }()
+    /// The conformance example's history, rejects and events: the copy under
+    /// Fixtures/Crossing/conformance-1 (shared/spec/examples/conformance-1, byte for byte).
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/Crossing/conformance-1")
 
-    static var available: Bool { FileManager.default.fileExists(atPath: folder.appendingPathComponent("history.jsonl").path) }
 
     static func lines(_ name: String) throws -> [String] {
         let data = try Data(contentsOf: folder.appendingPathComponent(name))
