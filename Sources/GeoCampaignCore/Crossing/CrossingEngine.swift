@@ -9,6 +9,8 @@ public struct CrossingEngine: Sendable {
     public let parameters: CrossingParameters
     /// Compiled geometry per region, indexed as `Campaign.regions`.
     public let geometries: [RegionGeometry]
+    /// Per region: the circle fast path (see `RegionGeometry.classifier`), or `isCircle == false`.
+    let classifiers: [RegionGeometry.Classifier]
     /// Index over each region's box grown by its hysteresis plus `indexMarginM`.
     public let index: RegionIndex
 
@@ -23,6 +25,7 @@ public struct CrossingEngine: Sendable {
         parameters = params
         let geos = campaign.regions.map { RegionGeometry($0.shape) }
         geometries = geos
+        classifiers = geos.enumerated().map { $0.element.classifier(hysteresisM: params.hysteresisM[$0.offset]) }
         var entries: [(box: BoundingBox, owner: Int32)] = []
         entries.reserveCapacity(geos.count)
         for (r, g) in geos.enumerated() {
@@ -59,6 +62,7 @@ public struct CrossingEngine: Sendable {
         parameters.hysteresisM.withUnsafeBufferPointer { hyst in
         parameters.confirmMs.withUnsafeBufferPointer { conf in
         geometries.withUnsafeBufferPointer { geo in
+        classifiers.withUnsafeBufferPointer { fast in
             for fix in fixes where fix.isUsed(maxAccuracy: maxAccuracy) {
                 let t = fix.time
                 if let prev = lastUsed, t - prev > maxGap {
@@ -72,10 +76,16 @@ public struct CrossingEngine: Sendable {
                 let latRad = Earth.radians(fix.lat), lonRad = Earth.radians(fix.lon)
                 let cosLat = cos(latRad)
                 let existing = tracks.count
+                var finished = false
                 for r32 in candidates {
                     let r = Int(r32)
-                    let d = geo[r].depth(latDeg: fix.lat, lonDeg: fix.lon, latRad: latRad, lonRad: lonRad, cosLat: cosLat)
-                    let c = FixClass(depthM: d, hysteresisM: hyst[r])
+                    let c: FixClass
+                    if fast[r].isCircle {
+                        c = fast[r].classify(latRad: latRad, lonRad: lonRad, cosLat: cosLat)
+                    } else {
+                        let d = geo[r].depth(latDeg: fix.lat, lonDeg: fix.lon, latRad: latRad, lonRad: lonRad, cosLat: cosLat)
+                        c = FixClass(depthM: d, hysteresisM: hyst[r])
+                    }
                     var k = 0
                     while k < existing && tracks[k].region != r32 { k += 1 }
                     if k < existing {
@@ -83,6 +93,7 @@ public struct CrossingEngine: Sendable {
                         if case let .done(visit) = tracks[k].advance(c, at: t, confirmMs: conf[r]) {
                             if let visit { out.append(visit) }
                             tracks[k].stamp = -1
+                            finished = true
                         }
                     } else if c == .inside {
                         tracks.append(RegionTrack.start(region: r32, at: t, confirmMs: conf[r], stamp: stamp))
@@ -94,11 +105,12 @@ public struct CrossingEngine: Sendable {
                     if case let .done(visit) = tracks[k].advance(.outside, at: t, confirmMs: conf[r]) {
                         if let visit { out.append(visit) }
                         tracks[k].stamp = -1
+                        finished = true
                     }
                 }
-                tracks.removeAll { $0.stamp == -1 }
+                if finished { tracks.removeAll { $0.stamp == -1 } }
             }
-        }}}
+        }}}}
 
         if let last = lastUsed {
             if tEnd - last > maxGap {

@@ -4,10 +4,10 @@ import Foundation
 /// contains it, at a cost that does not grow with the number of boxes (only with how many boxes
 /// overlap near the point).
 ///
-/// Each box goes to the level whose cell size (a power of two in degrees) is the smallest not
-/// below a quarter of the box's larger side, so it touches at most 5 x 5 cells there; a query makes
-/// one hash probe per non-empty level (at most 22 levels) and checks the boxes listed in that cell.
-/// On 10,000 circles of 50-400 m over a 30 km city a query examines about 6 boxes.
+/// Each box goes to a level whose cell size (a power of two in degrees) is not below a quarter of
+/// the box's larger side, so it touches at most 5 x 5 cells there; levels are a factor of 4 apart
+/// (at most 20). A query makes one hash probe per non-empty level and checks the boxes listed in
+/// that cell.
 public struct RegionIndex: Sendable {
     struct Level: Sendable {
         var cellDeg: Double
@@ -21,36 +21,50 @@ public struct RegionIndex: Sendable {
     let owners: [Int32]
     let levels: [Level]
 
-    /// The finest cell size, 2^-12 degree (about 27 m of latitude).
-    static let baseLevelExponent = -12
-    /// Number of levels: cell sizes 2^-12 ... 2^9 (512) degrees.
-    static let levelCount = 22
+    /// Cell sizes are powers of two in degrees between 2^minExponent and 2^maxExponent.
+    static let minExponent = -30
+    static let maxExponent = 9
+
+    /// The exponent of the smallest power-of-two cell not below a quarter of `extent` degrees.
+    static func desiredExponent(_ extent: Double) -> Int {
+        guard extent > 0 else { return minExponent }
+        let e = Int((extent / 4).exponent) + ((extent / 4).significand > 1 ? 1 : 0)
+        return min(maxExponent, max(minExponent, e))
+    }
 
     /// Builds the index over `(box, owner)` pairs; `owner` is what queries return (a region index).
     /// A box must lie within latitudes -90...90 and longitudes -180...180 (see
     /// `BoundingBox.wrappedParts`).
+    ///
+    /// Levels are spaced by a factor of 4 from the finest cell any box wants, so boxes of similar
+    /// size (a city's shops) share one level and a query makes one or two probes.
     /// - Complexity: O(n log n) for n boxes.
     public init(entries: [(box: BoundingBox, owner: Int32)]) {
         boxes = entries.map(\.box)
         owners = entries.map(\.owner)
-        var perLevel = [[(key: Int64, entry: Int32)]](repeating: [], count: RegionIndex.levelCount)
-        for (n, e) in entries.enumerated() {
-            let b = e.box
-            guard b.minLat <= b.maxLat, b.minLon <= b.maxLon else { continue }
-            let extent = max(b.maxLat - b.minLat, b.maxLon - b.minLon)
-            var level = 0
-            while level < RegionIndex.levelCount - 1 && RegionIndex.cellSize(level) < extent / 4 { level += 1 }
-            let inv = 1 / RegionIndex.cellSize(level)
+        let valid = entries.indices.filter { entries[$0].box.minLat <= entries[$0].box.maxLat && entries[$0].box.minLon <= entries[$0].box.maxLon }
+        let wanted = valid.map { n -> Int in
+            let b = entries[n].box
+            return RegionIndex.desiredExponent(max(b.maxLat - b.minLat, b.maxLon - b.minLon))
+        }
+        let base = wanted.min() ?? RegionIndex.minExponent
+        var perLevel: [Int: [(key: Int64, entry: Int32)]] = [:]
+        for (k, n) in valid.enumerated() {
+            let b = entries[n].box
+            var exponent = base
+            while exponent < wanted[k] { exponent += 2 }
+            let inv = 1 / RegionIndex.cellSize(exponent)
             let x0 = RegionIndex.cellIndex(b.minLon + 180, inv), x1 = RegionIndex.cellIndex(b.maxLon + 180, inv)
             let y0 = RegionIndex.cellIndex(b.minLat + 90, inv), y1 = RegionIndex.cellIndex(b.maxLat + 90, inv)
             for y in y0...y1 {
                 for x in x0...x1 {
-                    perLevel[level].append((RegionIndex.key(x, y), Int32(n)))
+                    perLevel[exponent, default: []].append((RegionIndex.key(x, y), Int32(n)))
                 }
             }
         }
         var built: [Level] = []
-        for (level, pairs) in perLevel.enumerated() where !pairs.isEmpty {
+        for exponent in perLevel.keys.sorted() {
+            guard let pairs = perLevel[exponent] else { continue }
             let sorted = pairs.sorted { $0.key < $1.key || ($0.key == $1.key && $0.entry < $1.entry) }
             var table = CellTable(capacityFor: sorted.count)
             var list: [Int32] = []
@@ -65,13 +79,13 @@ public struct RegionIndex: Sendable {
                 }
                 table.insert(key: key, start: Int32(start), count: Int32(list.count - start))
             }
-            let size = RegionIndex.cellSize(level)
+            let size = RegionIndex.cellSize(exponent)
             built.append(Level(cellDeg: size, invCell: 1 / size, table: table, entries: list))
         }
         levels = built
     }
 
-    static func cellSize(_ level: Int) -> Double { Double(sign: .plus, exponent: baseLevelExponent + level, significand: 1) }
+    static func cellSize(_ exponent: Int) -> Double { Double(sign: .plus, exponent: exponent, significand: 1) }
 
     @inline(__always) static func cellIndex(_ offset: Double, _ inv: Double) -> Int64 {
         Int64((offset * inv).rounded(.down))
@@ -125,10 +139,15 @@ public struct RegionIndex: Sendable {
 }
 
 /// Open-addressing hash table from a cell key to a (start, count) slice of a level's entry list.
+/// Key, start and count share one 16-byte slot, so a probe touches one cache line.
 struct CellTable: Sendable {
-    private var keys: [Int64]
-    private var starts: [Int32]
-    private var counts: [Int32]
+    struct Slot: Sendable {
+        var key: Int64
+        var start: Int32
+        var count: Int32
+    }
+
+    private var slots: [Slot]
     private let mask: Int
 
     static let empty = Int64.min
@@ -136,9 +155,7 @@ struct CellTable: Sendable {
     init(capacityFor n: Int) {
         var cap = 16
         while cap < n * 2 { cap <<= 1 }
-        keys = [Int64](repeating: CellTable.empty, count: cap)
-        starts = [Int32](repeating: 0, count: cap)
-        counts = [Int32](repeating: 0, count: cap)
+        slots = [Slot](repeating: Slot(key: CellTable.empty, start: 0, count: 0), count: cap)
         mask = cap - 1
     }
 
@@ -148,19 +165,19 @@ struct CellTable: Sendable {
 
     mutating func insert(key: Int64, start: Int32, count: Int32) {
         var s = slot(key)
-        while keys[s] != CellTable.empty && keys[s] != key { s = (s + 1) & mask }
-        keys[s] = key
-        starts[s] = start
-        counts[s] = count
+        while slots[s].key != CellTable.empty && slots[s].key != key { s = (s + 1) & mask }
+        slots[s] = Slot(key: key, start: start, count: count)
     }
 
     @inline(__always) func find(_ key: Int64) -> (Int32, Int32)? {
-        var s = slot(key)
-        while true {
-            let k = keys[s]
-            if k == key { return (starts[s], counts[s]) }
-            if k == CellTable.empty { return nil }
-            s = (s + 1) & mask
+        slots.withUnsafeBufferPointer { table in
+            var s = slot(key)
+            while true {
+                let k = table[s].key
+                if k == key { return (table[s].start, table[s].count) }
+                if k == CellTable.empty { return nil }
+                s = (s + 1) & mask
+            }
         }
     }
 }
