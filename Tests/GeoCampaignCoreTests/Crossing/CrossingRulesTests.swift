@@ -168,3 +168,21 @@ final class CrossingRulesTests: XCTestCase {
         XCTAssertEqual(g.placement(of: S.point(depth: 0)).side, .boundary)
     }
 }
+
+/// The worked example of docs/tracking.md, so the picture there stays true.
+final class TrackingDocExampleTests: XCTestCase {
+    static let track: [(Double, Double)] = [(0, -40), (10, -19), (20, 19), (30, -19), (40, 19), (50, -19), (60, 19), (70, -19),
+                                             (80, 19), (90, 40), (100, 40), (110, 40), (120, 19), (130, -19), (140, -40),
+                                             (150, -40), (160, -40)]
+
+    func testJitterAtTheDoorThenOneVisit() {
+        typealias S = CrossingTestSupport
+        let fixes = Self.track.map { S.fix($0.0, depth: $0.1) }
+        let visits = CrossingEngine(campaign: S.campaign(), settings: Settings()).visits(fixes: fixes, tEnd: S.ms(160))
+        XCTAssertEqual(visits, [Visit(region: 0, enter: 90_000, exit: 140_000, lastSeen: 140_000, reason: .left)])
+        let raw = CrossingEngine(campaign: S.campaign(tracking: Tracking(hysteresisM: 0, confirmMs: 0)), settings: Settings())
+            .visits(fixes: fixes, tEnd: S.ms(160))
+        XCTAssertEqual(raw.map(\.enter), [20_000, 40_000, 60_000, 80_000])
+        XCTAssertEqual(raw.map(\.exit), [30_000, 50_000, 70_000, 130_000])
+    }
+}
