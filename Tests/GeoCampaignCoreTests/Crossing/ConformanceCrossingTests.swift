@@ -36,8 +36,39 @@ final class ConformanceCrossingTests: XCTestCase {
                confirmMs: 0),
     ], rules: [], offers: [])
 
+    /// Car dealers (Points, radius 120 m) and auto malls (Polygons with holes) under the tracking of
+    /// car-shoppers.yaml and auto-insurance.yml (identical): h 25 m, confirm 30 s, 80 m, 20 min.
+    static func dealerCampaign(_ id: String) throws -> Campaign {
+        let regions = try ConformanceHistory.importRegions("car-dealers.geojson", radiusM: 120)
+            + ConformanceHistory.importRegions("auto-malls.geojson")
+        return Campaign(id: id, tracking: Tracking(hysteresisM: 25, confirmMs: 30_000, maxAccuracyM: 80, maxGapMs: 20 * 60_000),
+                        regions: regions, rules: [], offers: [])
+    }
+
+    nonisolated(unsafe) static var cachedFixes: [String: [Fix]]?
+    static let lock = NSLock()
+    static func fixes() throws -> [String: [Fix]] {
+        lock.lock(); defer { lock.unlock() }
+        if let cachedFixes { return cachedFixes }
+        let f = try ConformanceHistory.fixesByUser()
+        cachedFixes = f
+        return f
+    }
+
+    /// The five campaigns above cover every line of events.jsonl.
+    func testTheCampaignsCoverEveryReferenceEvent() throws {
+        var campaigns = [Self.fitnessFuel, Self.lorrenzillos, try Self.dealerCampaign("car-shoppers"), try Self.dealerCampaign("auto-insurance"),
+                         Campaign(id: "mall-events", regions: [Self.fitnessFuel.regions[2]], rules: [], offers: [])]
+        campaigns[1].regions += try ConformanceHistory.importRegions("taco-town.geojson", idProperty: "ref")
+        var covered = 0
+        for c in campaigns { covered += try ConformanceHistory.expectedEvents(campaign: c.id, regions: Set(c.regions.map(\.id))).count }
+        let total = try ConformanceHistory.lines("events.jsonl").filter { !$0.isEmpty }.count
+        XCTAssertEqual(covered, total)
+        XCTAssertEqual(total, 510)
+    }
+
     func check(_ campaign: Campaign) throws {
-        let fixes = try ConformanceHistory.fixesByUser()
+        let fixes = try Self.fixes()
         XCTAssertEqual(fixes.count, 30, "users in the example")
         let expected = try ConformanceHistory.expectedEvents(campaign: campaign.id, regions: Set(campaign.regions.map(\.id)))
         let actual = ConformanceHistory.actualEvents(campaign: campaign, settings: Self.settings, fixesByUser: fixes)
@@ -52,4 +83,20 @@ final class ConformanceCrossingTests: XCTestCase {
     func testFitnessFuelMatchesReferenceEvents() throws { try check(Self.fitnessFuel) }
 
     func testLorrenzillosCircleAndPolygonRegionsMatchReferenceEvents() throws { try check(Self.lorrenzillos) }
+
+    func testLorrenzillosWithTacoTownMultiPolygonImportMatchesReferenceEvents() throws {
+        var campaign = Self.lorrenzillos
+        campaign.regions += try ConformanceHistory.importRegions("taco-town.geojson", idProperty: "ref")
+        XCTAssertEqual(campaign.regions.last?.id, "taco-town")
+        try check(campaign)
+    }
+
+    func testCarShoppersDealerPointsAndAutoMallsMatchReferenceEvents() throws { try check(try Self.dealerCampaign("car-shoppers")) }
+
+    func testAutoInsuranceMatchesReferenceEvents() throws { try check(try Self.dealerCampaign("auto-insurance")) }
+
+    /// mall-events.yaml: the fitness-fuel mall polygon under the settings' tracking only.
+    func testMallEventsMatchesReferenceEvents() throws {
+        try check(Campaign(id: "mall-events", regions: [Self.fitnessFuel.regions[2]], rules: [], offers: []))
+    }
 }

@@ -86,6 +86,40 @@ enum ConformanceHistory {
         return secs * 1000 + fracMs
     }
 
+    /// Test-only GeoJSON import (regions/NAME.geojson): Points become circles of `radiusM`,
+    /// Polygons one part, MultiPolygons several; ids from `idProperty` of properties, else the
+    /// feature's `id`, else properties.id.
+    static func importRegions(_ name: String, idProperty: String? = nil, radiusM: Double = 0) throws -> [Region] {
+        let data = try Data(contentsOf: folder.appendingPathComponent("regions").appendingPathComponent(name))
+        guard let root = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let features = root["features"] as? [[String: Any]] else { return [] }
+        func coordinate(_ v: Any) -> Coordinate? {
+            guard let a = v as? [NSNumber], a.count >= 2 else { return nil }
+            return Coordinate(lat: a[1].doubleValue, lon: a[0].doubleValue)
+        }
+        func ring(_ v: Any) -> [Coordinate] {
+            var r = (v as? [Any] ?? []).compactMap(coordinate)
+            if r.count > 1, r.first == r.last { r.removeLast() }
+            return r
+        }
+        func part(_ v: Any) -> Region.PolygonPart? {
+            guard let rings = v as? [Any], let outer = rings.first else { return nil }
+            return Region.PolygonPart(outer: ring(outer), holes: rings.dropFirst().map(ring))
+        }
+        return features.compactMap { f -> Region? in
+            let props = f["properties"] as? [String: Any] ?? [:]
+            let idValue = idProperty.flatMap { props[$0] } ?? f["id"] ?? props["id"]
+            let id = (idValue as? String) ?? (idValue as? NSNumber)?.stringValue ?? ""
+            guard let g = f["geometry"] as? [String: Any], let type = g["type"] as? String, let coords = g["coordinates"] else { return nil }
+            switch type {
+            case "Point": return coordinate(coords).map { Region(id: id, shape: .circle(center: $0, radiusM: radiusM)) }
+            case "Polygon": return part(coords).map { Region(id: id, shape: .polygon([$0])) }
+            case "MultiPolygon": return Region(id: id, shape: .polygon((coords as? [Any] ?? []).compactMap(part)))
+            default: return nil
+            }
+        }
+    }
+
     /// Expected events of one campaign as comparable strings.
     static func expectedEvents(campaign: String, regions: Set<String>) throws -> [String] {
         var out: [String] = []
