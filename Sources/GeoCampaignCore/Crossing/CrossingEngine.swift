@@ -9,8 +9,8 @@ public struct CrossingEngine: Sendable {
     public let parameters: CrossingParameters
     /// Compiled geometry per region, indexed as `Campaign.regions`.
     public let geometries: [RegionGeometry]
-    /// Per region: the circle fast path (see `RegionGeometry.classifier`), or `isCircle == false`.
-    let classifiers: [RegionGeometry.Classifier]
+    /// Per region: the circle fast path (see `CircleClassifier`), or `isCircle == false`.
+    let classifiers: [CircleClassifier]
     /// Index over each region's box grown by its hysteresis plus `indexMarginM`.
     public let index: RegionIndex
 
@@ -25,7 +25,7 @@ public struct CrossingEngine: Sendable {
         parameters = params
         let geos = campaign.regions.map { RegionGeometry($0.shape) }
         geometries = geos
-        classifiers = geos.enumerated().map { $0.element.classifier(hysteresisM: params.hysteresisM[$0.offset]) }
+        classifiers = geos.enumerated().map { $0.element.circleClassifier(hysteresisM: params.hysteresisM[$0.offset]) }
         var entries: [(box: BoundingBox, owner: Int32)] = []
         entries.reserveCapacity(geos.count)
         for (r, g) in geos.enumerated() {

@@ -106,42 +106,6 @@ public struct RegionGeometry: Sendable {
         return abs(d) <= RegionGeometry.boundaryToleranceM ? 0 : d
     }
 
-    /// A classifier for this region under hysteresis `h`: for circles with `h` above the
-    /// tolerance it compares the haversine term directly with precomputed thresholds (no `asin`,
-    /// no square root), which is the same class as `FixClass(depthM:hysteresisM:)` on `depth`.
-    func classifier(hysteresisM h: Double) -> Classifier {
-        guard case let .circle(lat, lon, cosLat, radiusM) = kind, h > RegionGeometry.boundaryToleranceM else {
-            return Classifier(isCircle: false, latRad: 0, lonRad: 0, cosLat: 0, inBelow: 0, outAbove: 0)
-        }
-        func term(_ meters: Double) -> Double {
-            let half = meters / (2 * Earth.radiusM)
-            if half < 0 { return -1 }
-            if half >= Double.pi / 2 { return 2 }
-            let s = sin(half)
-            return s * s
-        }
-        return Classifier(isCircle: true, latRad: lat, lonRad: lon, cosLat: cosLat,
-                          inBelow: term(radiusM - h), outAbove: term(radiusM + h))
-    }
-
-    /// Precomputed circle thresholds on the haversine term `a` (see `classifier(hysteresisM:)`):
-    /// IN when `a <= inBelow` (distance <= r - h), OUT when `a >= outAbove` (distance >= r + h).
-    struct Classifier: Sendable {
-        var isCircle: Bool
-        var latRad: Double
-        var lonRad: Double
-        var cosLat: Double
-        var inBelow: Double
-        var outAbove: Double
-
-        @inline(__always) func classify(latRad fLat: Double, lonRad fLon: Double, cosLat fCos: Double) -> FixClass {
-            let sdlat = sin((fLat - latRad) * 0.5)
-            let sdlon = sin((fLon - lonRad) * 0.5)
-            let a = sdlat * sdlat + cosLat * fCos * sdlon * sdlon
-            return a <= inBelow ? .inside : (a >= outAbove ? .outside : .band)
-        }
-    }
-
     static func polygonDepth(_ p: Polygon, latDeg: Double, lonDeg: Double, latRad: Double, lonRad: Double, cosLat: Double) -> Double {
         let r = Earth.radiusM
         let kx = r * cosLat

@@ -95,11 +95,7 @@ public struct RegionIndex: Sendable {
 
     /// Appends to `result` the owner of every box containing (lat, lon), each once per box.
     /// - Complexity: O(levels + boxes listed in the point's cells); independent of the total count.
-    @inlinable public func query(lat: Double, lon: Double, into result: inout [Int32]) {
-        queryImpl(lat: lat, lon: lon, into: &result)
-    }
-
-    @usableFromInline func queryImpl(lat: Double, lon: Double, into result: inout [Int32]) {
+    public func query(lat: Double, lon: Double, into result: inout [Int32]) {
         guard lat.isFinite, lon.isFinite else { return }
         for level in levels {
             let x = RegionIndex.cellIndex(lon + 180, level.invCell)
@@ -135,49 +131,5 @@ public struct RegionIndex: Sendable {
         var out: [Int32] = []
         for (n, b) in boxes.enumerated() where b.contains(lat: lat, lon: lon) { out.append(owners[n]) }
         return out
-    }
-}
-
-/// Open-addressing hash table from a cell key to a (start, count) slice of a level's entry list.
-/// Key, start and count share one 16-byte slot, so a probe touches one cache line.
-struct CellTable: Sendable {
-    struct Slot: Sendable {
-        var key: Int64
-        var start: Int32
-        var count: Int32
-    }
-
-    private var slots: [Slot]
-    private let mask: Int
-
-    static let empty = Int64.min
-
-    init(capacityFor n: Int) {
-        var cap = 16
-        while cap < n * 2 { cap <<= 1 }
-        slots = [Slot](repeating: Slot(key: CellTable.empty, start: 0, count: 0), count: cap)
-        mask = cap - 1
-    }
-
-    @inline(__always) private func slot(_ key: Int64) -> Int {
-        Int(truncatingIfNeeded: (UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15) >> 20) & mask
-    }
-
-    mutating func insert(key: Int64, start: Int32, count: Int32) {
-        var s = slot(key)
-        while slots[s].key != CellTable.empty && slots[s].key != key { s = (s + 1) & mask }
-        slots[s] = Slot(key: key, start: start, count: count)
-    }
-
-    @inline(__always) func find(_ key: Int64) -> (Int32, Int32)? {
-        slots.withUnsafeBufferPointer { table in
-            var s = slot(key)
-            while true {
-                let k = table[s].key
-                if k == key { return (table[s].start, table[s].count) }
-                if k == CellTable.empty { return nil }
-                s = (s + 1) & mask
-            }
-        }
     }
 }
