@@ -100,3 +100,54 @@ final class ConformanceCrossingTests: XCTestCase {
         try check(Campaign(id: "mall-events", regions: [Self.fitnessFuel.regions[2]], rules: [], offers: []))
     }
 }
+
+/// The whole events.jsonl of the example, in its order: users in byte order, then
+/// `CrossingEventOrder` (time, exits before enters, campaign, region).
+final class ConformanceEventOrderTests: XCTestCase {
+    func testEventsInReferenceOrder() throws {
+        typealias C = ConformanceCrossingTests
+        var lorrenzillos = C.lorrenzillos
+        lorrenzillos.regions += try ConformanceHistory.importRegions("taco-town.geojson", idProperty: "ref")
+        // Campaigns in file-name order, as the loader gives them.
+        let campaigns = [try C.dealerCampaign("auto-insurance"), try C.dealerCampaign("car-shoppers"), C.fitnessFuel, lorrenzillos,
+                         Campaign(id: "mall-events", regions: [C.fitnessFuel.regions[2]], rules: [], offers: [])]
+        let engines = campaigns.map { CrossingEngine(campaign: $0, settings: C.settings) }
+        let order = CrossingEventOrder(campaigns: campaigns)
+        let byUser = try C.fixes()
+        let users = byUser.keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        var actual: [String] = []
+        for user in users {
+            guard let fixes = byUser[user], let tEnd = fixes.last?.time else { continue }
+            for e in order.events(visitsByCampaign: engines.map { $0.visits(fixes: fixes, tEnd: tEnd) }) {
+                let region = campaigns[Int(e.campaign)].regions[Int(e.visit.region)].id
+                var line = "\(e.kind) \(user) \(campaigns[Int(e.campaign)].id) \(region) \(Timestamp.string(e.time))"
+                if e.kind == .exit { line += " \(Timestamp.string(e.visit.enter)) \(e.visit.duration / 1000) \(e.visit.reason?.rawValue ?? "")" }
+                actual.append(line)
+            }
+        }
+        var expected: [String] = []
+        for text in try ConformanceHistory.lines("events.jsonl") where !text.isEmpty {
+            guard let o = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else { continue }
+            var line = "\(o["type"] ?? "") \(o["user"] ?? "") \(o["campaign"] ?? "") \(o["region"] ?? "") \(o["time"] ?? "")"
+            if o["type"] as? String == "exit" { line += " \(o["enter"] ?? "") \(o["duration_s"] ?? "") \(o["reason"] ?? "")" }
+            expected.append(line)
+        }
+        XCTAssertEqual(expected.count, 510)
+        XCTAssertEqual(actual.count, expected.count)
+        for (k, (a, b)) in zip(actual, expected).enumerated() where a != b {
+            XCTFail("line \(k + 1): got \(a), want \(b)")
+            break
+        }
+    }
+
+    func testOrderRanksIdsByBytesNotFileOrder() {
+        let shape = Region.Shape.circle(center: Coordinate(lat: 0, lon: 0), radiusM: 10)
+        let campaigns = [Campaign(id: "b", regions: [Region(id: "z", shape: shape), Region(id: "Z", shape: shape), Region(id: "é", shape: shape)], rules: [], offers: []),
+                         Campaign(id: "a", regions: [Region(id: "y", shape: shape)], rules: [], offers: [])]
+        let order = CrossingEventOrder(campaigns: campaigns)
+        let v = { (r: Int32, enter: Int64, exit: Int64?) in Visit(region: r, enter: enter, exit: exit, lastSeen: exit ?? enter, reason: exit == nil ? nil : .left) }
+        let events = order.events(visitsByCampaign: [[v(0, 10, 20), v(1, 10, nil), v(2, 5, 10)], [v(0, 10, 20)]])
+        let got = events.map { "\($0.kind) \($0.time) \(campaigns[Int($0.campaign)].id)/\(campaigns[Int($0.campaign)].regions[Int($0.visit.region)].id)" }
+        XCTAssertEqual(got, ["enter 5 b/é", "exit 10 b/é", "enter 10 a/y", "enter 10 b/Z", "enter 10 b/z", "exit 20 a/y", "exit 20 b/z"])
+    }
+}
