@@ -47,7 +47,7 @@ public struct CrossingEngine: Sendable {
     ///   - fixes: the user's accepted fixes in time order (equal times in input order), already cut
     ///     at `--until`. Fixes with accuracy worse than `max_accuracy` are skipped here.
     ///   - tEnd: the user's last accepted fix time (it may be a fix skipped for accuracy).
-    /// - Returns: closed and open visits sorted by (enter, region index).
+    /// - Returns: closed and open visits sorted by (enter, region index, exit).
     /// - Complexity: O(fixes x (index levels + regions near each fix + regions with state)).
     public func visits(fixes: [Fix], tEnd: Int64) -> [Visit] {
         let maxAccuracy = parameters.maxAccuracyM
@@ -119,7 +119,8 @@ public struct CrossingEngine: Sendable {
                 for track in tracks { if let v = track.open() { out.append(v) } }
             }
         }
-        out.sort { $0.enter != $1.enter ? $0.enter < $1.enter : $0.region < $1.region }
+        // (enter, region); a zero-length visit (confirm 0) before a later one of the same region and instant.
+        out.sort { ($0.enter, $0.region, $0.exit ?? .max) < ($1.enter, $1.region, $1.exit ?? .max) }
         return out
     }
 

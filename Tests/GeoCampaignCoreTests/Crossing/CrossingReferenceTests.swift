@@ -54,7 +54,7 @@ final class CrossingReferenceTests: XCTestCase {
                 }
             }
         }
-        return out.sorted { ($0.enter, $0.region) < ($1.enter, $1.region) }
+        return out.sorted { ($0.enter, $0.region, $0.exit ?? .max) < ($1.enter, $1.region, $1.exit ?? .max) }
     }
 
     static func randomCampaign(_ rng: inout SplitMix64) -> Campaign {
