@@ -82,6 +82,9 @@ public struct CrossingEngine: Sendable {
                     let c: FixClass
                     if fast[r].isCircle {
                         c = fast[r].classify(latRad: latRad, lonRad: lonRad, cosLat: cosLat)
+                    } else if let pc = geo[r].polygonClass(hysteresisM: hyst[r], latDeg: fix.lat, lonDeg: fix.lon,
+                                                          latRad: latRad, lonRad: lonRad, cosLat: cosLat) {
+                        c = pc
                     } else {
                         let d = geo[r].depth(latDeg: fix.lat, lonDeg: fix.lon, latRad: latRad, lonRad: lonRad, cosLat: cosLat)
                         c = FixClass(depthM: d, hysteresisM: hyst[r])

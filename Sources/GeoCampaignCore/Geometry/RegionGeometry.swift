@@ -27,7 +27,23 @@ public struct RegionGeometry: Sendable {
         var lonRad: [Double] = []
         /// ringStart[i] ..< ringStart[i + 1] are ring i's vertices (not closed).
         var ringStart: [Int] = [0]
+        /// Runs of up to `chunkSize` consecutive edges of one ring with their bounding box, so
+        /// that a query can skip edges far from the fix (see `EdgeChunk`).
+        var chunks: [EdgeChunk] = []
     }
+
+    /// Edges `prev(i) -> i` for vertices `i` in `first ..< end` of the ring `ringFirst ..< ringEnd`
+    /// (`prev(ringFirst)` is `ringEnd - 1`), and the box of their endpoints in degrees.
+    struct EdgeChunk: Sendable {
+        var first: Int
+        var end: Int
+        var ringFirst: Int
+        var ringEnd: Int
+        var box: BoundingBox
+    }
+
+    /// Edges per chunk.
+    static let chunkSize = 16
 
     let kind: Kind
     /// The region's own bounding box (no expansion), degrees.
@@ -52,6 +68,20 @@ public struct RegionGeometry: Sendable {
                         box.minLon = min(box.minLon, c.lon); box.maxLon = max(box.maxLon, c.lon)
                     }
                     p.ringStart.append(p.latDeg.count)
+                }
+            }
+            for ring in 0..<(p.ringStart.count - 1) {
+                let rs = p.ringStart[ring], re = p.ringStart[ring + 1]
+                var first = rs
+                while first < re {
+                    let end = min(first + RegionGeometry.chunkSize, re)
+                    var b = BoundingBox(minLat: .infinity, maxLat: -.infinity, minLon: .infinity, maxLon: -.infinity)
+                    for v in [first == rs ? re - 1 : first - 1] + Array(first..<end) {
+                        b.minLat = min(b.minLat, p.latDeg[v]); b.maxLat = max(b.maxLat, p.latDeg[v])
+                        b.minLon = min(b.minLon, p.lonDeg[v]); b.maxLon = max(b.maxLon, p.lonDeg[v])
+                    }
+                    p.chunks.append(EdgeChunk(first: first, end: end, ringFirst: rs, ringEnd: re, box: b))
+                    first = end
                 }
             }
             kind = .polygon(p)

@@ -90,7 +90,11 @@ enum ConformanceHistory {
     /// Polygons one part, MultiPolygons several; ids from `idProperty` of properties, else the
     /// feature's `id`, else properties.id.
     static func importRegions(_ name: String, idProperty: String? = nil, radiusM: Double = 0) throws -> [Region] {
-        let data = try Data(contentsOf: folder.appendingPathComponent("regions").appendingPathComponent(name))
+        try importRegions(url: folder.appendingPathComponent("regions").appendingPathComponent(name), idProperty: idProperty, radiusM: radiusM)
+    }
+
+    static func importRegions(url: URL, idProperty: String? = nil, radiusM: Double = 0) throws -> [Region] {
+        let data = try Data(contentsOf: url)
         guard let root = try JSONSerialization.jsonObject(with: data) as? [String: Any],
               let features = root["features"] as? [[String: Any]] else { return [] }
         func coordinate(_ v: Any) -> Coordinate? {
