@@ -50,6 +50,18 @@ public struct CrossingEngine: Sendable {
     /// - Returns: closed and open visits sorted by (enter, region index, exit).
     /// - Complexity: O(fixes x (index levels + regions near each fix + regions with state)).
     public func visits(fixes: [Fix], tEnd: Int64) -> [Visit] {
+        fixes.withUnsafeBufferPointer { visits(fixes: $0, tEnd: tEnd) }
+    }
+
+    /// The visits of one user whose fixes are a slice of a larger array (no copy).
+    /// - Complexity: as `visits(fixes:tEnd:)` for arrays.
+    public func visits(fixes: ArraySlice<Fix>, tEnd: Int64) -> [Visit] {
+        fixes.withUnsafeBufferPointer { visits(fixes: $0, tEnd: tEnd) }
+    }
+
+    /// The visits of one user whose fixes lie in contiguous memory (no copy).
+    /// - Complexity: as `visits(fixes:tEnd:)` for arrays.
+    public func visits(fixes: UnsafeBufferPointer<Fix>, tEnd: Int64) -> [Visit] {
         let maxAccuracy = parameters.maxAccuracyM
         let maxGap = parameters.maxGapMs
         var out: [Visit] = []

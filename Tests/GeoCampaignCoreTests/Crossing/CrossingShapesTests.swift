@@ -95,3 +95,19 @@ final class CrossingShapesTests: XCTestCase {
         XCTAssertEqual(engine.visits(fixes: [], tEnd: 0), [])
     }
 }
+
+final class CrossingInputFormsTests: XCTestCase {
+    /// Arrays, slices of a larger array and raw buffers give the same visits.
+    func testSliceAndBufferOverloadsAgree() {
+        typealias S = CrossingTestSupport
+        let engine = CrossingEngine(campaign: S.campaign(), settings: Settings())
+        let user = [S.fix(0, depth: 50), S.fix(20, depth: 50), S.fix(100, depth: -50), S.fix(130, depth: -50), S.fix(140, depth: 50)]
+        let other = [S.fix(0, depth: -50), S.fix(10, depth: 50)]
+        let all = other + user + other
+        let slice = all[other.count..<(other.count + user.count)]
+        let want = engine.visits(fixes: user, tEnd: S.ms(140))
+        XCTAssertEqual(want, [Visit(region: 0, enter: 0, exit: 100_000, lastSeen: 100_000, reason: .left)])
+        XCTAssertEqual(engine.visits(fixes: slice, tEnd: S.ms(140)), want)
+        XCTAssertEqual(user.withUnsafeBufferPointer { engine.visits(fixes: $0, tEnd: S.ms(140)) }, want)
+    }
+}
