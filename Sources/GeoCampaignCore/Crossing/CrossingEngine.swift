@@ -21,9 +21,13 @@ public struct CrossingEngine: Sendable {
     /// Compiles a campaign's regions and resolves its tracking parameters.
     /// - Complexity: O(total vertices + n log n) for n regions.
     public init(campaign: Campaign, settings: Settings) {
-        let params = CrossingParameters(campaign: campaign, settings: settings)
+        self.init(shapes: campaign.regions.map(\.shape), parameters: CrossingParameters(campaign: campaign, settings: settings))
+    }
+
+    /// Compiles regions given by shape with already resolved parameters (one entry per shape).
+    init(shapes: [Region.Shape], parameters params: CrossingParameters) {
         parameters = params
-        let geos = campaign.regions.map { RegionGeometry($0.shape) }
+        let geos = shapes.map { RegionGeometry($0) }
         geometries = geos
         classifiers = geos.enumerated().map { $0.element.circleClassifier(hysteresisM: params.hysteresisM[$0.offset]) }
         var entries: [(box: BoundingBox, owner: Int32)] = []

@@ -21,4 +21,12 @@ public struct CrossingParameters: Sendable, Equatable {
         hysteresisM = campaign.regions.map { $0.hysteresisM ?? h }
         confirmMs = campaign.regions.map { $0.confirmMs ?? c }
     }
+
+    /// Parameters given directly (per-region arrays of equal length).
+    init(maxAccuracyM: Double, maxGapMs: Int64, hysteresisM: [Double], confirmMs: [Int64]) {
+        self.maxAccuracyM = maxAccuracyM
+        self.maxGapMs = maxGapMs
+        self.hysteresisM = hysteresisM
+        self.confirmMs = confirmMs
+    }
 }

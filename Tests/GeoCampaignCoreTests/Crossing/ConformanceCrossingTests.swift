@@ -112,13 +112,17 @@ final class ConformanceEventOrderTests: XCTestCase {
         let campaigns = [try C.dealerCampaign("auto-insurance"), try C.dealerCampaign("car-shoppers"), C.fitnessFuel, lorrenzillos,
                          Campaign(id: "mall-events", regions: [C.fitnessFuel.regions[2]], rules: [], offers: [])]
         let engines = campaigns.map { CrossingEngine(campaign: $0, settings: C.settings) }
+        let crossing = CampaignCrossing(campaigns: campaigns, settings: C.settings)
+        XCTAssertEqual(crossing.groups.count, 2, "dealers (80 m, 20 min) and the rest (100 m, 30 min)")
         let order = CrossingEventOrder(campaigns: campaigns)
         let byUser = try C.fixes()
         let users = byUser.keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
         var actual: [String] = []
         for user in users {
             guard let fixes = byUser[user], let tEnd = fixes.last?.time else { continue }
-            for e in order.events(visitsByCampaign: engines.map { $0.visits(fixes: fixes, tEnd: tEnd) }) {
+            let perCampaign = engines.map { $0.visits(fixes: fixes, tEnd: tEnd) }
+            XCTAssertEqual(crossing.visits(fixes: fixes, tEnd: tEnd), perCampaign, "grouped engines differ for \(user)")
+            for e in order.events(visitsByCampaign: crossing.visits(fixes: fixes, tEnd: tEnd)) {
                 let region = campaigns[Int(e.campaign)].regions[Int(e.visit.region)].id
                 var line = "\(e.kind) \(user) \(campaigns[Int(e.campaign)].id) \(region) \(Timestamp.string(e.time))"
                 if e.kind == .exit { line += " \(Timestamp.string(e.visit.enter)) \(e.visit.duration / 1000) \(e.visit.reason?.rawValue ?? "")" }

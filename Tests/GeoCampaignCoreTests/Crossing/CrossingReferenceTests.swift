@@ -130,4 +130,26 @@ final class CrossingReferenceTests: XCTestCase {
         XCTAssertGreaterThan(gapsSeen, 50)
         XCTAssertGreaterThan(openSeen, 20)
     }
+
+    /// Campaigns grouped by (max_accuracy, max_gap) into shared engines give exactly the visits of
+    /// one engine per campaign.
+    func testGroupedCampaignsEqualOneEnginePerCampaign() {
+        var rng = SplitMix64(seed: 77)
+        for trial in 0..<40 {
+            let campaigns = (0..<6).map { k -> Campaign in
+                var c = Self.randomCampaign(&rng)
+                c.id = "c\(k)"
+                return c
+            }
+            let settings = Settings(tracking: Tracking(hysteresisM: 15))
+            let grouped = CampaignCrossing(campaigns: campaigns, settings: settings)
+            XCTAssertLessThan(grouped.groups.count, 6)
+            let engines = campaigns.map { CrossingEngine(campaign: $0, settings: settings) }
+            for _ in 0..<5 {
+                let fixes = Self.randomTrack(&rng, count: 200)
+                let tEnd = (fixes.last?.time ?? 0) + Int64(rng.next() % 3_000_000)
+                XCTAssertEqual(grouped.visits(fixes: fixes, tEnd: tEnd), engines.map { $0.visits(fixes: fixes, tEnd: tEnd) }, "trial \(trial)")
+            }
+        }
+    }
 }
