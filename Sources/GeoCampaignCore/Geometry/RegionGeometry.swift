@@ -1,0 +1,177 @@
+import Foundation
+
+/// A region's geometry compiled for fast depth queries (semantics.md 1).
+///
+/// Circles: `d = radius - haversine(center, fix)`. Polygons (holes and MultiPolygon parts
+/// included): even-odd containment over all rings in the (lon, lat) plane; `|d|` is the distance
+/// to the nearest edge of any ring in the local equirectangular projection centred on the fix
+/// (`x = R dlon cos(lat0)`, `y = R dlat`, radians); sign by containment.
+///
+/// Tolerance: a depth within `boundaryToleranceM` (1 mm) of zero is reported as exactly 0, the
+/// boundary. The spec asks depths correct to 1 cm, so this never moves a fix across a threshold
+/// that the spec's tests exercise.
+public struct RegionGeometry: Sendable {
+    /// The one geometric tolerance: |depth| at or under this (meters) is the boundary.
+    public static let boundaryToleranceM = 0.001
+
+    enum Kind: Sendable {
+        case circle(latRad: Double, lonRad: Double, cosLat: Double, radiusM: Double)
+        case polygon(Polygon)
+    }
+
+    /// Flat rings of a polygon: vertex arrays in degrees and radians, and ring start offsets.
+    struct Polygon: Sendable {
+        var latDeg: [Double] = []
+        var lonDeg: [Double] = []
+        var latRad: [Double] = []
+        var lonRad: [Double] = []
+        /// ringStart[i] ..< ringStart[i + 1] are ring i's vertices (not closed).
+        var ringStart: [Int] = [0]
+        /// Runs of up to `chunkSize` consecutive edges of one ring with their bounding box, so
+        /// that a query can skip edges far from the fix (see `EdgeChunk`).
+        var chunks: [EdgeChunk] = []
+    }
+
+    /// Edges `prev(i) -> i` for vertices `i` in `first ..< end` of the ring `ringFirst ..< ringEnd`
+    /// (`prev(ringFirst)` is `ringEnd - 1`), and the box of their endpoints in degrees.
+    struct EdgeChunk: Sendable {
+        var first: Int
+        var end: Int
+        var ringFirst: Int
+        var ringEnd: Int
+        var box: BoundingBox
+    }
+
+    /// Edges per chunk.
+    static let chunkSize = 16
+
+    let kind: Kind
+    /// The region's own bounding box (no expansion), degrees.
+    public let bounds: BoundingBox
+
+    /// Compiles a region shape.
+    public init(_ shape: Region.Shape) {
+        switch shape {
+        case let .circle(center, radiusM):
+            let lat = Earth.radians(center.lat)
+            kind = .circle(latRad: lat, lonRad: Earth.radians(center.lon), cosLat: cos(lat), radiusM: radiusM)
+            bounds = RegionGeometry.circleBox(center: center, meters: radiusM)
+        case let .polygon(parts):
+            var p = Polygon()
+            var box = BoundingBox(minLat: .infinity, maxLat: -.infinity, minLon: .infinity, maxLon: -.infinity)
+            for part in parts {
+                for ring in [part.outer] + part.holes where !ring.isEmpty {
+                    for c in ring {
+                        p.latDeg.append(c.lat); p.lonDeg.append(c.lon)
+                        p.latRad.append(Earth.radians(c.lat)); p.lonRad.append(Earth.radians(c.lon))
+                        box.minLat = min(box.minLat, c.lat); box.maxLat = max(box.maxLat, c.lat)
+                        box.minLon = min(box.minLon, c.lon); box.maxLon = max(box.maxLon, c.lon)
+                    }
+                    p.ringStart.append(p.latDeg.count)
+                }
+            }
+            for ring in 0..<(p.ringStart.count - 1) {
+                let rs = p.ringStart[ring], re = p.ringStart[ring + 1]
+                var first = rs
+                while first < re {
+                    let end = min(first + RegionGeometry.chunkSize, re)
+                    var b = BoundingBox(minLat: .infinity, maxLat: -.infinity, minLon: .infinity, maxLon: -.infinity)
+                    for v in [first == rs ? re - 1 : first - 1] + Array(first..<end) {
+                        b.minLat = min(b.minLat, p.latDeg[v]); b.maxLat = max(b.maxLat, p.latDeg[v])
+                        b.minLon = min(b.minLon, p.lonDeg[v]); b.maxLon = max(b.maxLon, p.lonDeg[v])
+                    }
+                    p.chunks.append(EdgeChunk(first: first, end: end, ringFirst: rs, ringEnd: re, box: b))
+                    first = end
+                }
+            }
+            kind = .polygon(p)
+            bounds = box
+        }
+    }
+
+    /// The box of all points within `meters` of a circle's center (haversine), exact on the sphere.
+    static func circleBox(center: Coordinate, meters: Double) -> BoundingBox {
+        let delta = max(0, meters) / Earth.radiusM
+        let dLatDeg = delta * 180 / Double.pi
+        let south = max(-90, center.lat - dLatDeg), north = min(90, center.lat + dLatDeg)
+        let cosLat = cos(Earth.radians(center.lat))
+        let s = sin(min(delta, Double.pi / 2))
+        if delta >= Double.pi / 2 || south <= -90 || north >= 90 || s >= cosLat {
+            return BoundingBox(minLat: south, maxLat: north, minLon: -180, maxLon: 180)
+        }
+        let dLonDeg = asin(s / cosLat) * 180 / Double.pi
+        return BoundingBox(minLat: south, maxLat: north, minLon: center.lon - dLonDeg, maxLon: center.lon + dLonDeg)
+    }
+
+    /// The region's box grown so that every point with depth `> -meters` lies in it (before
+    /// antimeridian wrapping; see `BoundingBox.wrappedParts`).
+    public func bounds(expandedByMeters meters: Double) -> BoundingBox {
+        switch kind {
+        case let .circle(latRad, lonRad, _, radiusM):
+            return RegionGeometry.circleBox(center: Coordinate(lat: latRad * 180 / Double.pi, lon: lonRad * 180 / Double.pi),
+                                            meters: radiusM + meters)
+        case .polygon:
+            return bounds.expanded(byMeters: meters)
+        }
+    }
+
+    /// Where a coordinate lies: side and signed depth.
+    /// - Complexity: O(1) for circles, O(vertices) for polygons.
+    public func placement(of c: Coordinate) -> Placement {
+        let lat = Earth.radians(c.lat)
+        return Placement(depthM: depth(latDeg: c.lat, lonDeg: c.lon, latRad: lat, lonRad: Earth.radians(c.lon), cosLat: cos(lat)))
+    }
+
+    /// Signed depth in meters of a point given in degrees and radians with its latitude cosine.
+    /// - Complexity: O(1) for circles, O(vertices) for polygons.
+    @inline(__always)
+    func depth(latDeg: Double, lonDeg: Double, latRad: Double, lonRad: Double, cosLat: Double) -> Double {
+        let d: Double
+        switch kind {
+        case let .circle(cLat, cLon, cCos, radiusM):
+            d = radiusM - Earth.distance(lat1: cLat, lon1: cLon, cosLat1: cCos, lat2: latRad, lon2: lonRad, cosLat2: cosLat)
+        case let .polygon(p):
+            d = RegionGeometry.polygonDepth(p, latDeg: latDeg, lonDeg: lonDeg, latRad: latRad, lonRad: lonRad, cosLat: cosLat)
+        }
+        return abs(d) <= RegionGeometry.boundaryToleranceM ? 0 : d
+    }
+
+    static func polygonDepth(_ p: Polygon, latDeg: Double, lonDeg: Double, latRad: Double, lonRad: Double, cosLat: Double) -> Double {
+        let r = Earth.radiusM
+        let kx = r * cosLat
+        var inside = false
+        var best = Double.infinity
+        p.latDeg.withUnsafeBufferPointer { la in
+        p.lonDeg.withUnsafeBufferPointer { lo in
+        p.latRad.withUnsafeBufferPointer { laR in
+        p.lonRad.withUnsafeBufferPointer { loR in
+            for ring in 0..<(p.ringStart.count - 1) {
+                let start = p.ringStart[ring], end = p.ringStart[ring + 1]
+                var j = end - 1
+                var i = start
+                while i < end {
+                    // Even-odd crossing test in the (lon, lat) plane, ray towards +lon.
+                    let yi = la[i], yj = la[j]
+                    if (yi > latDeg) != (yj > latDeg) {
+                        let xCross = lo[i] + (latDeg - yi) / (yj - yi) * (lo[j] - lo[i])
+                        if lonDeg < xCross { inside.toggle() }
+                    }
+                    // Distance from the fix (origin) to edge j-i in the local projection.
+                    let ax = (loR[j] - lonRad) * kx, ay = (laR[j] - latRad) * r
+                    let bx = (loR[i] - lonRad) * kx, by = (laR[i] - latRad) * r
+                    let ex = bx - ax, ey = by - ay
+                    let len2 = ex * ex + ey * ey
+                    var t = len2 > 0 ? -(ax * ex + ay * ey) / len2 : 0
+                    t = t < 0 ? 0 : (t > 1 ? 1 : t)
+                    let px = ax + t * ex, py = ay + t * ey
+                    let dist2 = px * px + py * py
+                    if dist2 < best { best = dist2 }
+                    j = i
+                    i += 1
+                }
+            }
+        }}}}
+        let dist = best.squareRoot()
+        return inside ? dist : -dist
+    }
+}

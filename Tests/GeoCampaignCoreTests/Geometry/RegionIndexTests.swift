@@ -1,0 +1,112 @@
+import XCTest
+@testable import GeoCampaignCore
+
+final class RegionIndexTests: XCTestCase {
+    /// Random circles and polygons (10 m to 50 km, some at the antimeridian and near the poles).
+    static func randomRegions(_ n: Int, rng: inout SplitMix64, around centre: Coordinate? = nil, spreadDeg: Double = 0,
+                              sizes: [Double] = [10, 50, 150, 400, 2_000, 50_000]) -> [Region] {
+        (0..<n).map { i in
+            let lat: Double, lon: Double
+            if let centre {
+                lat = centre.lat + (rng.unit() - 0.5) * spreadDeg
+                lon = centre.lon + (rng.unit() - 0.5) * spreadDeg
+            } else {
+                switch i % 10 {
+                case 0: lat = -60 + rng.unit() * 120; lon = rng.unit() < 0.5 ? 179.99 + rng.unit() * 0.01 : -180 + rng.unit() * 0.01
+                case 1: lat = 88 + rng.unit() * 1.9; lon = -180 + rng.unit() * 360
+                default: lat = 45 + rng.unit() * 0.2; lon = 10 + rng.unit() * 0.2
+                }
+            }
+            let size = sizes[Int(rng.next() % UInt64(sizes.count))]
+            let h = [0.0, 5, 20, 60][Int(rng.next() % 4)]
+            if i % 3 == 0 && abs(lat) < 85 && abs(lon) < 179 {
+                let dLat = size / Earth.radiusM * 180 / Double.pi
+                let dLon = dLat / cos(lat * Double.pi / 180)
+                let ring = (0..<5).map { k -> Coordinate in
+                    let a = Double(k) / 5 * 2 * Double.pi
+                    let s = 0.5 + rng.unit()
+                    return Coordinate(lat: lat + dLat * s * sin(a), lon: lon + dLon * s * cos(a))
+                }
+                return Region(id: "p\(i)", shape: .polygon([Region.PolygonPart(outer: ring)]), hysteresisM: h)
+            }
+            return Region(id: "c\(i)", shape: .circle(center: Coordinate(lat: lat, lon: lon), radiusM: size), hysteresisM: h)
+        }
+    }
+
+    func testIndexEqualsBruteForceAndReturnsEveryRegionNotOut() {
+        var rng = SplitMix64(seed: 42)
+        let regions = Self.randomRegions(600, rng: &rng)
+        let engine = CrossingEngine(campaign: Campaign(id: "x", regions: regions, rules: [], offers: []), settings: Settings())
+        var points: [Coordinate] = []
+        for _ in 0..<20_000 {
+            let r = regions[Int(rng.next() % UInt64(regions.count))]
+            let b = RegionGeometry(r.shape).bounds
+            points.append(Coordinate(lat: max(-90, min(90, b.minLat - 0.01 + rng.unit() * (b.maxLat - b.minLat + 0.02))),
+                                     lon: max(-180, min(180, b.minLon - 0.01 + rng.unit() * (b.maxLon - b.minLon + 0.02)))))
+        }
+        // Boundary cases: box corners and edges exactly, points exactly at depth -h on circles.
+        for box in engine.index.boxes.prefix(300) {
+            points.append(Coordinate(lat: box.minLat, lon: box.minLon))
+            points.append(Coordinate(lat: box.maxLat, lon: box.maxLon))
+            points.append(Coordinate(lat: box.maxLat, lon: (box.minLon + box.maxLon) / 2))
+            points.append(Coordinate(lat: (box.minLat + box.maxLat) / 2, lon: box.minLon))
+        }
+        for (i, region) in regions.enumerated().prefix(200) {
+            if case let .circle(c, radius) = region.shape, abs(c.lat) < 80 {
+                let h = engine.parameters.hysteresisM[i]
+                points.append(Coordinate(lat: c.lat + (radius + h) / Earth.radiusM * 180 / Double.pi, lon: c.lon))
+                points.append(Coordinate(lat: c.lat - (radius + h - 0.5) / Earth.radiusM * 180 / Double.pi, lon: c.lon))
+            }
+        }
+        points += [Coordinate(lat: 90, lon: 0), Coordinate(lat: -90, lon: 180), Coordinate(lat: 0, lon: -180), Coordinate(lat: 0, lon: 180)]
+        var buffer: [Int32] = []
+        var notOutSeen = 0
+        for p in points {
+            buffer.removeAll()
+            engine.index.query(lat: p.lat, lon: p.lon, into: &buffer)
+            XCTAssertEqual(buffer.sorted(), engine.index.bruteForce(lat: p.lat, lon: p.lon).sorted(), "at \(p)")
+            let returned = Set(buffer)
+            XCTAssertEqual(returned.count, buffer.count, "a region returned twice at \(p)")
+            for r in regions.indices where engine.fixClass(Fix(time: 0, lat: p.lat, lon: p.lon), region: r) != .outside {
+                notOutSeen += 1
+                XCTAssertTrue(returned.contains(Int32(r)), "region \(regions[r].id) is IN/BAND at \(p) but not returned")
+            }
+        }
+        XCTAssertGreaterThan(notOutSeen, 1_000)
+    }
+
+    /// The same 10,000-region city (regions of 50-400 m), alone and then among 90,000 regions in other cities: a query in
+    /// the first city examines the same boxes, so the cost per fix does not grow with the count.
+    func testCostPerQueryIsFlatFrom10kTo100kRegions() {
+        var rng = SplitMix64(seed: 3)
+        let city = Coordinate(lat: 37.7, lon: -121.8)
+        let sizes: [Double] = [50, 100, 200, 400]
+        let base = Self.randomRegions(10_000, rng: &rng, around: city, spreadDeg: 0.3, sizes: sizes)
+        var all = base
+        for k in 1..<10 {
+            let other = Coordinate(lat: city.lat - Double(k) * 1.5, lon: city.lon + Double(k) * 2)
+            all += Self.randomRegions(10_000, rng: &rng, around: other, spreadDeg: 0.3, sizes: sizes)
+        }
+        XCTAssertEqual(all.count, 100_000)
+        let small = CrossingEngine(campaign: Campaign(id: "s", regions: base, rules: [], offers: []), settings: Settings())
+        let large = CrossingEngine(campaign: Campaign(id: "l", regions: all, rules: [], offers: []), settings: Settings())
+        var examinedSmall = 0, examinedLarge = 0
+        var queries: [Coordinate] = []
+        for _ in 0..<20_000 {
+            queries.append(Coordinate(lat: city.lat + (rng.unit() - 0.5) * 0.3, lon: city.lon + (rng.unit() - 0.5) * 0.3))
+        }
+        for q in queries {
+            examinedSmall += small.index.examinedCount(lat: q.lat, lon: q.lon)
+            examinedLarge += large.index.examinedCount(lat: q.lat, lon: q.lon)
+        }
+        XCTAssertEqual(examinedLarge, examinedSmall)
+        // A uniform spread of 100,000 regions over ten times the area costs the same per query too.
+        let spread = Self.randomRegions(100_000, rng: &rng, around: city, spreadDeg: 0.3 * 10.0.squareRoot(), sizes: sizes)
+        let spreadEngine = CrossingEngine(campaign: Campaign(id: "u", regions: spread, rules: [], offers: []), settings: Settings())
+        var examinedSpread = 0
+        for q in queries { examinedSpread += spreadEngine.index.examinedCount(lat: q.lat, lon: q.lon) }
+        XCTAssertLessThan(Double(examinedSpread), Double(examinedSmall) * 1.5)
+        print("boxes examined per query: 10k city \(Double(examinedSmall) / Double(queries.count)), 100k spread \(Double(examinedSpread) / Double(queries.count))")
+        XCTAssertLessThan(Double(examinedSmall) / Double(queries.count), 100, "boxes examined per query")
+    }
+}
