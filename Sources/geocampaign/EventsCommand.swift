@@ -23,10 +23,11 @@ struct EventsCommand: Command {
         clock.lap("read")
         let replay = Replay(campaigns: campaigns, options: .init(untilMs: history.untilMs, threads: history.threads, evaluateRules: false))
         let sink = try OutputSink(path: history.output)
+        let writer = EventsWriter(campaigns: campaigns)
         let counters = try replay.run(history: h, render: { o, c in
             c.count(o, campaigns: campaigns)
             var out: [UInt8] = []
-            EventsWriter.appendJSONLines(o, campaigns: campaigns, to: &out)
+            writer.append(o, to: &out)
             return out
         }, sink: sink.write)
         try sink.close()

@@ -1,38 +1,23 @@
-/// Renders one user's visits as the enter/exit events of formats.md 3.2, ordered by time, then
-/// exits before enters, then campaign id, then region id (byte order).
-public enum EventsWriter {
-    private struct Event {
-        var time: Int64
-        var isEnter: Bool
-        var campaign: Int
-        var visit: Visit
+/// Renders one user's visits as the enter/exit events of formats.md 3.2, in the order of
+/// `CrossingEventOrder` (time, exits before enters, campaign id, region id).
+public struct EventsWriter: Sendable {
+    let campaigns: CampaignSet
+    let order: CrossingEventOrder
+
+    /// Prepares the event order of `campaigns`.
+    public init(campaigns: CampaignSet) {
+        self.campaigns = campaigns
+        order = CrossingEventOrder(campaigns: campaigns.campaigns)
     }
 
     /// Appends the JSON Lines of `outcome`'s events to `out` and returns how many were written.
     /// - Complexity: O(v log v) for v visits.
     @discardableResult
-    public static func appendJSONLines(_ outcome: UserOutcome, campaigns: CampaignSet, to out: inout [UInt8]) -> Int {
-        var events: [Event] = []
-        for (c, visits) in outcome.visits.enumerated() {
-            for v in visits {
-                events.append(Event(time: v.enter, isEnter: true, campaign: c, visit: v))
-                if let exit = v.exit { events.append(Event(time: exit, isEnter: false, campaign: c, visit: v)) }
-            }
-        }
-        let list = campaigns.campaigns
-        events.sort { a, b in
-            if a.time != b.time { return a.time < b.time }
-            if a.isEnter != b.isEnter { return !a.isEnter }
-            if a.campaign != b.campaign {
-                return list[a.campaign].id.utf8.lexicographicallyPrecedes(list[b.campaign].id.utf8)
-            }
-            let ra = list[a.campaign].regions[Int(a.visit.region)].id, rb = list[b.campaign].regions[Int(b.visit.region)].id
-            if ra != rb { return ra.utf8.lexicographicallyPrecedes(rb.utf8) }
-            return a.visit.enter < b.visit.enter
-        }
+    public func append(_ outcome: UserOutcome, to out: inout [UInt8]) -> Int {
+        let events = order.events(visitsByCampaign: outcome.visits)
         for e in events {
-            let campaign = list[e.campaign]
-            out.append(contentsOf: e.isEnter ? #"{"type":"enter","user":"#.utf8 : #"{"type":"exit","user":"#.utf8)
+            let campaign = campaigns.campaigns[Int(e.campaign)]
+            out.append(contentsOf: e.kind == .enter ? #"{"type":"enter","user":"#.utf8 : #"{"type":"exit","user":"#.utf8)
             JSONText.appendString(outcome.userId, to: &out)
             out.append(contentsOf: #","campaign":"#.utf8)
             JSONText.appendString(campaign.id, to: &out)
@@ -41,11 +26,11 @@ public enum EventsWriter {
             out.append(contentsOf: #","time":""#.utf8)
             Timestamp.append(e.time, to: &out)
             out.append(0x22)
-            if !e.isEnter {
+            if e.kind == .exit {
                 out.append(contentsOf: #","enter":""#.utf8)
                 Timestamp.append(e.visit.enter, to: &out)
                 out.append(contentsOf: #"","duration_s":"#.utf8)
-                appendSeconds(e.visit.duration, to: &out)
+                Self.appendSeconds(e.visit.duration, to: &out)
                 out.append(contentsOf: #","reason":""#.utf8)
                 out.append(contentsOf: (e.visit.reason ?? .left).rawValue.utf8)
                 out.append(0x22)

@@ -24,7 +24,7 @@ public final class Replay: @unchecked Sendable {
     /// The campaigns replayed.
     public let campaigns: CampaignSet
     let options: Options
-    let engines: [CrossingEngine]
+    let crossing: CampaignCrossing
     let evaluators: [RuleEvaluator]
     let arbiter: Arbiter
     /// Campaigns with a rule that can hold without any visit (`not`, `during`): evaluated for every user.
@@ -34,7 +34,7 @@ public final class Replay: @unchecked Sendable {
     public init(campaigns: CampaignSet, options: Options) {
         self.campaigns = campaigns
         self.options = options
-        engines = campaigns.campaigns.map { CrossingEngine(campaign: $0, settings: campaigns.settings) }
+        crossing = CampaignCrossing(campaigns: campaigns.campaigns, settings: campaigns.settings)
         evaluators = campaigns.campaigns.enumerated().map { RuleEvaluator(campaign: $1, campaignIndex: $0) }
         arbiter = Arbiter(campaigns: campaigns)
         campaignMayFireWithoutVisits = campaigns.campaigns.map { c in
@@ -43,7 +43,7 @@ public final class Replay: @unchecked Sendable {
     }
 
     /// Computes the outcome of one user, or nil when `--until` leaves no fix.
-    /// - Complexity: O(f log r + v) per campaign for f fixes, r regions and v visits.
+    /// - Complexity: O(f + v log v) for f fixes and v visits: the region index makes the cost per fix independent of the number of regions.
     public func outcome(userId: String, fixes allFixes: [Fix]) -> UserOutcome? {
         var fixes = allFixes
         if let until = options.untilMs, let last = fixes.last, last.time > until {
@@ -53,15 +53,12 @@ public final class Replay: @unchecked Sendable {
         }
         guard let first = fixes.first, let last = fixes.last else { return nil }
         let t0 = first.time, tEnd = last.time
-        var visits: [[Visit]] = []
-        visits.reserveCapacity(engines.count)
+        let visits = crossing.visits(fixes: fixes, tEnd: tEnd)
         var triggers: [Trigger] = []
-        for (c, engine) in engines.enumerated() {
-            let v = engine.visits(fixes: fixes, tEnd: tEnd)
-            if options.evaluateRules && !v.isEmpty || options.evaluateRules && campaignMayFireWithoutVisits[c] {
+        if options.evaluateRules {
+            for (c, v) in visits.enumerated() where !v.isEmpty || campaignMayFireWithoutVisits[c] {
                 triggers += evaluators[c].triggers(visits: v, t0: t0, tEnd: tEnd)
             }
-            visits.append(v)
         }
         let decisions = triggers.isEmpty ? [] : arbiter.decide(userId: userId, triggers: triggers)
         return UserOutcome(userId: userId, fixCount: fixes.count, t0: t0, tEnd: tEnd, visits: visits,

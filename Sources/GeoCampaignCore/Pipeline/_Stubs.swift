@@ -1,8 +1,4 @@
 // Temporary stand-ins until the helpers' branches are merged; deleted at merge.
-public struct CrossingEngine {
-    public init(campaign: Campaign, settings: Settings) {}
-    public func visits(fixes: [Fix], tEnd: Int64) -> [Visit] { [] }
-}
 public struct Diagnostic: CustomStringConvertible {
     public var isError = true
     public var description: String { "" }
