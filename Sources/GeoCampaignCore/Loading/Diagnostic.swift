@@ -1,0 +1,58 @@
+/// One problem found in a campaign file (formats.md 1.6).
+///
+/// `description` prints `path:line:column: error: message`, then the source line and a caret
+/// under the column. A diagnostic about a whole file (one that cannot be opened) has line 0 and
+/// prints `path: error: message` alone.
+public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
+    /// How bad the problem is.
+    public enum Severity: String, Sendable, Equatable {
+        /// The file is invalid (`validate` exits 65).
+        case error
+        /// Worth a look; the file still loads.
+        case warning
+    }
+
+    /// Error or warning.
+    public var severity: Severity
+    /// The file, as given on the command line or as the folder path joined with the file name.
+    public var path: String
+    /// 1-based line; 0 when the problem concerns the whole file.
+    public var line: Int
+    /// 1-based column in characters; 0 when the problem concerns the whole file.
+    public var column: Int
+    /// What is wrong and how to fix it.
+    public var message: String
+    /// The text of the offending line, without its line break; nil when there is none.
+    public var sourceLine: String?
+
+    /// Creates a diagnostic.
+    public init(severity: Severity, path: String, line: Int, column: Int, message: String, sourceLine: String? = nil) {
+        self.severity = severity
+        self.path = path
+        self.line = line
+        self.column = column
+        self.message = message
+        self.sourceLine = sourceLine
+    }
+
+    /// `path:line:column: severity: message`, the source line and a caret line.
+    public var description: String {
+        guard line > 0 else { return "\(path): \(severity.rawValue): \(message)" }
+        var text = "\(path):\(line):\(column): \(severity.rawValue): \(message)"
+        if let source = sourceLine {
+            text += "\n" + source + "\n"
+            var caret = ""
+            var i = 1
+            for ch in source where i < column {
+                caret.append(ch == "\t" ? "\t" : " ")
+                i += 1
+            }
+            while i < column {
+                caret.append(" ")
+                i += 1
+            }
+            text += caret + "^"
+        }
+        return text
+    }
+}
