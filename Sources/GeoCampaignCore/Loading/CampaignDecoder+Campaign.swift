@@ -4,7 +4,7 @@ extension CampaignDecoder {
     static let campaignKeys = ["campaign", "name", "active", "holdout", "tracking", "regions", "rules", "offers"]
 
     func decodeCampaign(_ f: Fields) -> Content {
-        checkKeys(f, known: Self.campaignKeys, in: "a campaign")
+        checkKeys(f, known: Self.campaignKeys + (f.has("settings") ? ["settings"] : []), in: "a campaign")
         let idKey = f.key("campaign")
         let idMark = idKey?.mark ?? f.mark
         var id = ""
@@ -17,8 +17,14 @@ extension CampaignDecoder {
                 var fixed = ""
                 for u in s.unicodeScalars {
                     let ok = (u.isASCII && (u.properties.isAlphabetic || ("0"..."9").contains(u))) || u == "-" || u == "_" || u == "."
-                    fixed.append(ok ? Character(u) : "-")
+                    if ok {
+                        fixed.append(Character(u))
+                    } else if !fixed.isEmpty && !fixed.hasSuffix("-") {
+                        fixed.append("-")
+                    }
                 }
+                while fixed.hasSuffix("-") { fixed.removeLast() }
+                if fixed.isEmpty { fixed = "my-campaign" }
                 error(n.mark, "campaign id '\(s)' may only use letters, digits, '-', '_' and '.': write for example '\(fixed)'")
             }
         } else if let k = idKey {
@@ -44,6 +50,7 @@ extension CampaignDecoder {
         if let n = f["tracking"] { campaign.tracking = decodeTracking(n) }
 
         let regionList = list(f, "regions", idMark, example: "regions: [ { id: store, circle: { center: \"37.70, -121.75\", radius: 150m } } ]")
+        if regionList.isEmpty { scope.regionsIncomplete = true }
         for (i, item) in regionList.enumerated() { decodeRegionEntry(item, index: i, scope: scope) }
         let offerList = list(f, "offers", idMark, example: "offers: [ { id: coupon, message: 10% off today } ]")
         var offers: [Offer] = []

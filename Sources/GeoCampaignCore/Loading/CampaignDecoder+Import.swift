@@ -51,7 +51,7 @@ extension CampaignDecoder {
         checkKeys(f, known: Self.importKeys, in: "an import")
         guard let pathNode = f["import"], let rel = scalar(pathNode, "import", example: "../regions/stores.geojson") else {
             error(f.mark, "'import' is empty: write the path of a GeoJSON file, relative to this YAML file")
-            scope.importFailed = true
+            scope.regionsIncomplete = true
             return
         }
         let resolved: String
@@ -61,6 +61,7 @@ extension CampaignDecoder {
             resolved = directory.hasSuffix("/") ? directory + rel : directory + "/" + rel
         }
         let extraTags = decodeTags(f["tags"])
+        for t in extraTags { scope.tags.insert(t) }
         let idProperty = f["id_property"].flatMap { scalar($0, "id_property", example: "ref") }
         let nameProperty = f["name_property"].flatMap { scalar($0, "name_property", example: "title") } ?? "name"
         var radius: Double?
@@ -71,8 +72,8 @@ extension CampaignDecoder {
         let root: [String: Any]
         switch imports.object(at: resolved) {
         case .failure(let e):
-            error(pathNode.mark, "cannot read the import '\(rel)' (\(resolved)): \(e.message); the path is relative to this YAML file")
-            scope.importFailed = true
+            error(pathNode.mark, "the import '\(rel)' \(e.message)")
+            scope.regionsIncomplete = true
             return
         case .success(let o):
             root = o
@@ -80,7 +81,7 @@ extension CampaignDecoder {
         guard (root["type"] as? String) == "FeatureCollection", let features = root["features"] as? [Any] else {
             let t = (root["type"] as? String).map { " (its type is '\($0)')" } ?? ""
             error(pathNode.mark, "'\(rel)' is not a GeoJSON FeatureCollection\(t): export the regions as a FeatureCollection of Point, Polygon and MultiPolygon features")
-            scope.importFailed = true
+            scope.regionsIncomplete = true
             return
         }
         var issues: [FeatureIssue] = []
@@ -164,7 +165,7 @@ extension CampaignDecoder {
                         case .crossing:
                             let at = Self.crossingPlace(p, rs)
                             issues.append(FeatureIssue(severity: .warning, kind: "crossing", plural: "cross themselves",
-                                                       message: p.message(subject: subject) + at + "; inside and outside follow the even-odd rule"))
+                                                       message: p.message(subject: subject, place: at) + "; inside and outside follow the even-odd rule"))
                         default:
                             issues.append(FeatureIssue(severity: .error, kind: "polygon", plural: "are not valid polygons",
                                                        message: p.message(subject: subject)))
@@ -192,18 +193,20 @@ extension CampaignDecoder {
         if let example = pointExample, radius == nil, !f.has("radius") {
             error(pathNode.mark, "'\(rel)' holds Point features (the first is '\(example)'): add a radius to this import to make them circles, e.g. radius: 100m")
             added.removeAll { if case .circle = $0.0.shape { return true } else { return false } }
-            scope.importFailed = true
+            scope.regionsIncomplete = true
         }
         if pointExample != nil, radius == nil {
             added.removeAll { if case .circle = $0.0.shape { return true } else { return false } }
         }
         for (region, label) in added {
             if let first = scope.regionIds[region.id] {
+                let place = scope.regionIdPlace[region.id] ?? "on line \(first.line)"
                 issues.append(FeatureIssue(severity: .error, kind: "dup", plural: "have ids already used in this campaign",
-                                           message: "\(label) has the id '\(region.id)', already used by the region on line \(first.line): region ids must be unique in a campaign (use id_property: to pick another property)"))
+                                           message: "\(label) has the id '\(region.id)', already used \(place): region ids must be unique in a campaign (use id_property: to pick another property)"))
                 continue
             }
             scope.regionIds[region.id] = pathNode.mark
+            scope.regionIdPlace[region.id] = "by \(label) of '\(rel)', imported on line \(pathNode.mark.line)"
             for t in region.tags { scope.tags.insert(t) }
             scope.regions.append(region)
             scope.origins.append(.imported(entry: entry, mark: pathNode.mark, file: rel))
@@ -235,6 +238,6 @@ extension CampaignDecoder {
     private static func crossingPlace(_ p: PolygonCheck.Problem, _ rings: [[Coordinate]]) -> String {
         guard case .crossing(_, _, _, let rb, let fb, _) = p, rb < rings.count, fb < rings[rb].count else { return "" }
         let c = rings[rb][fb]
-        return " (at \(c.lat), \(c.lon))"
+        return " near \(c.lat), \(c.lon)"
     }
 }

@@ -45,12 +45,14 @@ extension CampaignDecoder {
             for t in tags { scope.tags.insert(t) }
             return
         }
+        for t in tags { scope.tags.insert(t) }
         if let first = scope.regionIds[id] {
-            error(idMark, "the region id '\(id)' is already used on line \(first.line): give each region its own id")
+            let place = scope.regionIdPlace[id] ?? "on line \(first.line)"
+            error(idMark, "the region id '\(id)' is already used \(place): give each region its own id")
             return
         }
         scope.regionIds[id] = idMark
-        for t in tags { scope.tags.insert(t) }
+        scope.regionIdPlace[id] = "on line \(idMark.line)"
         scope.regions.append(region)
         scope.origins.append(.written(idMark: idMark))
     }
@@ -63,7 +65,17 @@ extension CampaignDecoder {
     }
 
     func decodeCircle(_ node: YAMLNode) -> Region.Shape? {
-        guard let f = fields(node, "'circle'", example: "circle: { center: \"37.703026, -121.759735\", radius: 300m }") else { return nil }
+        guard var f = fields(node, "'circle'", example: "circle: { center: \"37.703026, -121.759735\", radius: 300m }") else { return nil }
+        // `{ center: 37.70, -121.75 }`: the comma ended the value; say so once.
+        if let n = f["center"], let s = n.scalar, n.scalarStyle == .plain, ValueParser.decimal(s) != nil,
+           let stray = f.pairs.first(where: { $0.value.isNull && ($0.key.scalar.flatMap(ValueParser.decimal) != nil) }),
+           let lon = stray.key.scalar {
+            error(n.mark, "put the center in quotes: inside { } a comma separates entries, so write center: \"\(s), \(lon)\"")
+            f = Fields(f.node, f.pairs.filter { $0.key.mark != stray.key.mark && $0.key.scalar != "center" })
+            checkKeys(f, known: ["center", "radius"], in: "a circle")
+            if let r = f["radius"] { _ = checkedRadius(r) }
+            return nil
+        }
         checkKeys(f, known: ["center", "radius"], in: "a circle")
         var center: Coordinate?
         if let n = f["center"] {

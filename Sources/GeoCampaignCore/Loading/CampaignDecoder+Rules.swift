@@ -261,7 +261,7 @@ extension CampaignDecoder {
         var ok = true
         if let n = f["regions"], let items = scalarList(n, "regions", example: "[store, outlet]") {
             for (s, m) in items {
-                if !scope.importFailed && scope.regionIds[s] == nil {
+                if !scope.regionsIncomplete && scope.regionIds[s] == nil {
                     let known = scope.regionIds.keys.sorted()
                     if let near = EditDistance.suggestion(for: s, among: known) {
                         error(m, "no region '\(s)' in this campaign: did you mean '\(near)'?")
@@ -279,7 +279,7 @@ extension CampaignDecoder {
         }
         if let n = f["tags"], let items = scalarList(n, "tags", example: "[competitor]") {
             for (s, m) in items {
-                if !scope.importFailed && !scope.tags.contains(s) {
+                if !scope.regionsIncomplete && !scope.tags.contains(s) {
                     if let near = EditDistance.suggestion(for: s, among: scope.tags.sorted()) {
                         error(m, "no region has the tag '\(s)': did you mean '\(near)'?")
                     } else if scope.regionIds[s] != nil {
@@ -294,7 +294,7 @@ extension CampaignDecoder {
         } else if f["tags"] != nil {
             ok = false
         }
-        if f["regions"] == nil && f["tags"] == nil {
+        if f["regions"] == nil && f["tags"] == nil || (ok && sel.regions.isEmpty && sel.tags.isEmpty) {
             let where_ = kind == "a step" ? "this step" : "'\(kind)'"
             error(f.mark, "say which regions \(where_) is about: add regions: [ids] or tags: [tags]")
             return nil

@@ -85,7 +85,16 @@ final class CampaignDecoder {
             return false
         }
         if s.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            error(mark, "\(what) '\(s.unicodeScalars.filter { $0.properties.generalCategory != .control }.map(String.init).joined())' contains a control character (such as a tab or line break): remove it")
+            let shown = s.unicodeScalars.map { u -> String in
+                guard u.properties.generalCategory == .control else { return String(u) }
+                switch u {
+                case "\t": return "\\t"
+                case "\n": return "\\n"
+                case "\r": return "\\r"
+                default: return "\\u{\(String(u.value, radix: 16))}"
+                }
+            }.joined()
+            error(mark, "\(what) '\(shown)' contains a control character (such as a tab or line break): remove it")
             return false
         }
         return true

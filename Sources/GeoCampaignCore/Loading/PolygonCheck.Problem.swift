@@ -8,7 +8,7 @@ extension PolygonCheck {
         case holeOutside(hole: Int, point: Int)
 
         /// The problem in words; `subject` names the polygon ("the polygon", "feature 3 ('x')").
-        func message(subject: String) -> String {
+        func message(subject: String, place: String = "") -> String {
             func ring(_ r: Int) -> String { r == 0 ? "the outline" : "hole \(r)" }
             switch self {
             case .tooFewPoints(let r, let n):
@@ -19,9 +19,11 @@ extension PolygonCheck {
             case .crossing(let ra, let fa, let ta, let rb, let fb, let tb):
                 if ra == rb {
                     let who = ra == 0 ? subject : "hole \(ra) of \(subject)"
-                    return "\(who) crosses itself: the edge from point \(fb + 1) to point \(tb + 1) crosses the edge from point \(fa + 1) to point \(ta + 1); put the points in order around the shape"
+                    // Reversing the points between the two edges undoes this crossing (2-opt).
+                    let fix = fb - ta == 1 ? "swap points \(ta + 1) and \(fb + 1)" : "put the points in order around the shape"
+                    return "\(who) crosses itself\(place): the edge from point \(fa + 1) to point \(ta + 1) crosses the edge from point \(fb + 1) to point \(tb + 1); \(fix)"
                 }
-                return "hole \(rb) of \(subject) crosses \(ring(ra)): the edge from point \(fb + 1) to point \(tb + 1) of hole \(rb) crosses the edge from point \(fa + 1) to point \(ta + 1) of \(ring(ra)); a hole must lie inside the outline"
+                return "hole \(rb) of \(subject) crosses \(ring(ra))\(place): the edge from point \(fb + 1) to point \(tb + 1) of hole \(rb) crosses the edge from point \(fa + 1) to point \(ta + 1) of \(ring(ra)); a hole must lie inside the outline"
             case .holeOutside(let h, let p):
                 return "point \(p + 1) of hole \(h) lies outside the outline of \(subject): a hole must lie inside the polygon it is cut from"
             }

@@ -39,6 +39,12 @@ struct YAMLNode: Sendable {
         return nil
     }
 
+    /// The scalar style, if this is a scalar.
+    var scalarStyle: ScalarStyle? {
+        if case .scalar(_, let style) = kind { return style }
+        return nil
+    }
+
     /// Whether this is a plain `null`, `~` or empty scalar.
     var isNull: Bool {
         if case .scalar(let s, let style) = kind, style == .plain {

@@ -259,6 +259,9 @@ final class YAMLParser {
         default:
             break
         }
+        if problem.contains("tab character") {
+            return YAMLProblem(mark: problemMark, message: "a tab character here: YAML is indented with spaces only, replace the tab with spaces")
+        }
         switch problem {
         case "mapping values are not allowed in this context":
             return YAMLProblem(mark: problemMark, message: "unexpected ':' here: check the indentation of this line, or put the value in quotes if it contains ': '")
