@@ -69,7 +69,11 @@ final class CampaignDecoder {
         }
         var out: [(String, SourceMark)] = []
         for item in items {
-            guard let s = item.scalar, !item.isNull else {
+            if item.isNull {
+                error(item.mark, "an item of '\(key)' is empty: write a name there, in quotes if it is a word like null or ~")
+                continue
+            }
+            guard let s = item.scalar else {
                 error(item.mark, "each item of '\(key)' must be a single name, not \(item.kindWord): write for example \(key): \(example)")
                 continue
             }
