@@ -40,7 +40,7 @@ enum ValueParser {
                     throw ValueError("durations use whole numbers: write \(format(Int64(ms))) instead of \(s)")
                 }
             }
-            throw ValueError("durations use whole numbers: write e.g. 1h30m instead of 1.5h")
+            throw ValueError("durations use whole numbers, and 1s is the smallest step: write '\(s)' as whole seconds, minutes or hours, e.g. 1h30m for 1.5h")
         }
         // Valid units in the wrong order or repeated.
         var total: Int64 = 0
