@@ -90,6 +90,7 @@ public struct CampaignLoader: Sendable {
                 }
             }
             diagnostics.append(contentsOf: source.sortedDiagnostics)
+            diagnostics.append(contentsOf: imports.takeNewDiagnostics())
         }
         return LoadResult(campaignSet: set, diagnostics: diagnostics, unreadablePaths: unreadable)
     }

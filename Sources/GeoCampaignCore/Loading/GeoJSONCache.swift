@@ -1,21 +1,43 @@
 import Foundation
 
-/// Reads GeoJSON import files once per load, however many campaigns import them.
+/// Reads GeoJSON import files once per load, however many campaigns import them, and keeps the
+/// diagnostics that point into them.
 final class GeoJSONCache {
     /// Largest import file read.
     static let maxBytes = 256 * 1024 * 1024
 
-    private var cache: [String: Result<[String: Any], ValueError>] = [:]
+    /// A parsed import file and the sink for problems inside it.
+    struct File {
+        var root: JSONNode
+        var source: SourceFile
+    }
 
-    /// The top-level JSON object of the file at `path`, or why it cannot be had.
-    func object(at path: String) -> Result<[String: Any], ValueError> {
+    private var cache: [String: Result<File, ValueError>] = [:]
+    private var order: [SourceFile] = []
+    private var flushed: [ObjectIdentifier: Int] = [:]
+
+    /// The parsed file at `path`, or why it cannot be had (the message follows "the import 'x' ").
+    func file(at path: String) -> Result<File, ValueError> {
         if let r = cache[path] { return r }
         let r = Self.read(path)
         cache[path] = r
+        if case .success(let f) = r { order.append(f.source) }
         return r
     }
 
-    private static func read(_ path: String) -> Result<[String: Any], ValueError> {
+    /// Diagnostics inside import files not returned before, file by file.
+    func takeNewDiagnostics() -> [Diagnostic] {
+        var out: [Diagnostic] = []
+        for s in order {
+            let done = flushed[ObjectIdentifier(s)] ?? 0
+            let all = s.diagnostics
+            if all.count > done { out.append(contentsOf: all[done...]) }
+            flushed[ObjectIdentifier(s)] = all.count
+        }
+        return out
+    }
+
+    private static func read(_ path: String) -> Result<File, ValueError> {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
             return .failure(ValueError("cannot be found at \(path): check the path, which is relative to this YAML file"))
@@ -27,35 +49,14 @@ final class GeoJSONCache {
         guard let data = FileManager.default.contents(atPath: path) else {
             return .failure(ValueError("cannot be read: check its permissions"))
         }
-        let json: Any
+        let bytes = [UInt8](data)
+        var parser = JSONParser(bytes: bytes)
+        let root: JSONNode
         do {
-            json = try JSONSerialization.jsonObject(with: data, options: [])
+            root = try parser.parse()
         } catch {
-            let ns = error as NSError
-            let detail = (ns.userInfo[NSDebugDescriptionErrorKey] as? String) ?? ""
-            return .failure(ValueError("is not valid JSON\(place(detail, in: data)): fix the file or export it again as GeoJSON"))
+            return .failure(ValueError("is not valid JSON (line \(error.mark.line), column \(error.mark.column): \(error.message)): fix the file or export it again as GeoJSON"))
         }
-        guard let obj = json as? [String: Any] else {
-            return .failure(ValueError("is not a GeoJSON FeatureCollection (its top level is not an object)"))
-        }
-        return .success(obj)
-    }
-
-    /// " (line L, column C)" for a JSON error message that names a character offset.
-    private static func place(_ detail: String, in data: Data) -> String {
-        guard let r = detail.range(of: "character ") else { return "" }
-        let digits = detail[r.upperBound...].prefix { $0.isNumber }
-        guard let offset = Int(digits) else { return "" }
-        var line = 1, column = 1
-        for (i, b) in data.enumerated() {
-            if i >= offset { break }
-            if b == 0x0A {
-                line += 1
-                column = 1
-            } else if b & 0xC0 != 0x80 {
-                column += 1
-            }
-        }
-        return " (line \(line), column \(column))"
+        return .success(File(root: root, source: SourceFile(path: path, text: String(decoding: bytes, as: UTF8.self))))
     }
 }

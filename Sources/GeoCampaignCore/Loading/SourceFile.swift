@@ -32,6 +32,7 @@ final class SourceFile {
 
     private func add(_ severity: Diagnostic.Severity, _ mark: SourceMark, _ message: String) {
         let source = mark.line >= 1 && mark.line <= lines.count ? lines[mark.line - 1] : nil
+        if diagnostics.contains(where: { $0.line == mark.line && $0.column == mark.column && $0.message == message }) { return }
         diagnostics.append(Diagnostic(severity: severity, path: path, line: mark.line, column: mark.column,
                                       message: message, sourceLine: source))
     }
