@@ -43,8 +43,14 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
             text += "\n" + source + "\n"
             var caret = ""
             var i = 1
-            for ch in source where i < column {
-                caret.append(ch == "\t" ? "\t" : " ")
+            // Columns count Unicode scalars; combining marks take no room on screen.
+            for u in source.unicodeScalars where i < column {
+                let category = u.properties.generalCategory
+                if u == "\t" {
+                    caret.append("\t")
+                } else if category != .nonspacingMark && category != .enclosingMark {
+                    caret.append(" ")
+                }
                 i += 1
             }
             while i < column {

@@ -36,7 +36,7 @@ enum EditDistance {
         }
         guard let (c, d) = best else { return nil }
         let limit = max(1, min(3, (max(word.count, c.count) + 1) / 3))
-        if d <= limit { return c }
+        if d <= limit && d < min(word.count, c.count) { return c }
         if c.count >= 3, word.lowercased().hasPrefix(c.lowercased()) || c.lowercased().hasPrefix(word.lowercased()), word.count >= 3 { return c }
         return nil
     }

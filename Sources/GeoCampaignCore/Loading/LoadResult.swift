@@ -31,4 +31,10 @@ public struct LoadResult: Sendable {
     public var ruleCount: Int { campaignSet.campaigns.reduce(0) { $0 + $1.rules.count } }
     /// Number of offers over all campaigns.
     public var offerCount: Int { campaignSet.campaigns.reduce(0) { $0 + $1.offers.count } }
+
+    /// The `validate` summary, e.g. `5 campaigns, 30 regions, 14 rules, 14 offers: 0 errors, 4 warnings`.
+    public var summary: String {
+        func n(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }
+        return "\(n(campaignCount, "campaign")), \(n(regionCount, "region")), \(n(ruleCount, "rule")), \(n(offerCount, "offer")): \(n(errorCount, "error")), \(n(warningCount, "warning"))"
+    }
 }

@@ -11,8 +11,9 @@ final class SourceFile {
     init(path: String, text: String) {
         self.path = path
         var lines: [String] = []
-        for l in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            lines.append(l.hasSuffix("\r") ? String(l.dropLast()) : String(l))
+        // "\r\n" is one Character in Swift; "\r" alone is a line break for YAML too.
+        for l in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
+            lines.append(String(l))
         }
         self.lines = lines
     }

@@ -282,17 +282,12 @@ final class YAMLParser {
         }
     }
 
-    /// The character at a mark of the input, if any.
+    /// The character (Unicode scalar) at a mark of the input, if any.
     private func character(at mark: SourceMark) -> Character? {
         let text = String(decoding: UnsafeBufferPointer(input), as: UTF8.self)
-        var line = 1
-        for l in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line == mark.line {
-                let chars = Array(l)
-                return mark.column - 1 < chars.count ? chars[mark.column - 1] : nil
-            }
-            line += 1
-        }
-        return nil
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
+        guard mark.line >= 1, mark.line <= lines.count else { return nil }
+        let scalars = Array(lines[mark.line - 1].unicodeScalars)
+        return mark.column >= 1 && mark.column <= scalars.count ? Character(scalars[mark.column - 1]) : nil
     }
 }

@@ -35,6 +35,7 @@ final class LoadingConformanceTests: XCTestCase {
         XCTAssertEqual(r.diagnostics.map { "\(($0.path as NSString).lastPathComponent):\($0.line):\($0.column)" },
                        ["fitness-fuel.yaml:6:57", "fitness-fuel.yaml:11:57", "lorrenzillos.yaml:22:9", "lorrenzillos.yaml:45:57"])
         XCTAssertEqual(r.warningCount, 4)
+        XCTAssertEqual(r.summary, "5 campaigns, 30 regions, 14 rules, 14 offers: 0 errors, 4 warnings")
     }
 
     func testCirclesAndDistances() throws {

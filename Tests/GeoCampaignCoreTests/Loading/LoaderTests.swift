@@ -157,6 +157,17 @@ final class LoadingLoaderTests: XCTestCase {
         XCTAssertEqual(radius, 150)
     }
 
+    func testCRLFLineEnds() {
+        write("w.yaml", campaign("win").replacingOccurrences(of: "\n", with: "\r\n").replacingOccurrences(of: "offer: o }", with: "offer: x }"))
+        let r = CampaignLoader().load(paths: [dir])
+        XCTAssertEqual(r.diagnostics.map(\.description), ["""
+        \(dir)/w.yaml:5:61: error: no offer 'x' in this campaign: the offers are o
+          - { id: r, when: { inside: { regions: [store] } }, offer: x }
+                                                                    ^
+        """])
+        XCTAssertEqual(r.summary, "1 campaign, 1 region, 0 rules, 1 offer: 1 error, 0 warnings")
+    }
+
     func testRecursiveAliasIsAnError() {
         write("r.yaml", "campaign: x\nregions: &r\n  - *r\n")
         let r = CampaignLoader().load(paths: [dir])
