@@ -204,6 +204,10 @@ final class CampaignDecoder {
 
     /// Decodes the document root.
     func decode(_ root: YAMLNode) -> Content {
+        if root.isNull {
+            error(SourceMark(line: 1, column: 1), "the file has no content: a campaign file starts with 'campaign: <id>', a settings file with 'settings:'")
+            return .nothing
+        }
         guard let pairs = root.pairs else {
             error(root.mark, "a campaign file is a mapping that starts with 'campaign: <id>' (a settings file with 'settings:'), not \(root.kindWord)")
             return .nothing

@@ -21,6 +21,8 @@ final class YAMLParser {
 
     private let parser: UnsafeMutablePointer<yaml_parser_t>
     private let input: UnsafeMutableBufferPointer<UInt8>
+    /// Number of bytes of `input` that hold the file (the buffer has at least one byte).
+    private let inputCount: Int
     private let initialized: Bool
 
     /// Non-fatal problems found so far (duplicate keys).
@@ -30,7 +32,9 @@ final class YAMLParser {
     init(bytes: [UInt8]) {
         parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
         input = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(bytes.count, 1))
+        input.initialize(repeating: 0)
         _ = input.initialize(from: bytes)
+        inputCount = bytes.count
         initialized = yaml_parser_initialize(parser) == 1
         if initialized {
             yaml_parser_set_input_string(parser, input.baseAddress, bytes.count)
@@ -234,7 +238,7 @@ final class YAMLParser {
         if p.error == YAML_READER_ERROR {
             let offset = Int(p.problem_offset)
             var line = 1, column = 1, i = 0
-            while i < offset && i < input.count {
+            while i < offset && i < inputCount {
                 let b = input[i]
                 if b == 0x0A { line += 1; column = 1 } else if b & 0xC0 != 0x80 { column += 1 }
                 i += 1
@@ -284,7 +288,7 @@ final class YAMLParser {
 
     /// The character (Unicode scalar) at a mark of the input, if any.
     private func character(at mark: SourceMark) -> Character? {
-        let text = String(decoding: UnsafeBufferPointer(input), as: UTF8.self)
+        let text = String(decoding: UnsafeBufferPointer(rebasing: input[0..<inputCount]), as: UTF8.self)
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
         guard mark.line >= 1, mark.line <= lines.count else { return nil }
         let scalars = Array(lines[mark.line - 1].unicodeScalars)

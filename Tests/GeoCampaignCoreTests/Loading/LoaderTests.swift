@@ -168,6 +168,18 @@ final class LoadingLoaderTests: XCTestCase {
         XCTAssertEqual(r.summary, "1 campaign, 1 region, 0 rules, 1 offer: 1 error, 0 warnings")
     }
 
+    func testInvalidUTF8AndOddDocuments() {
+        FileManager.default.createFile(atPath: dir + "/bin.yaml", contents: Data([0x63, 0x61, 0x3A, 0x20, 0xFF, 0xFE, 0x0A]))
+        write("null.yaml", "---\n")
+        write("scalar.yaml", "just text\n")
+        let r = CampaignLoader().load(paths: [dir])
+        XCTAssertEqual(r.diagnostics.map { "\(($0.path as NSString).lastPathComponent):\($0.line):\($0.column): \($0.message)" }, [
+            "bin.yaml:1:5: the file is not valid UTF-8 text here (invalid leading UTF-8 octet): save it as UTF-8",
+            "null.yaml:1:1: the file has no content: a campaign file starts with 'campaign: <id>', a settings file with 'settings:'",
+            "scalar.yaml:1:1: a campaign file is a mapping that starts with 'campaign: <id>' (a settings file with 'settings:'), not a single value",
+        ])
+    }
+
     func testRecursiveAliasIsAnError() {
         write("r.yaml", "campaign: x\nregions: &r\n  - *r\n")
         let r = CampaignLoader().load(paths: [dir])
