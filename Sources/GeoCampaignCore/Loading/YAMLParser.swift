@@ -263,6 +263,13 @@ final class YAMLParser {
         default:
             break
         }
+        if let text = lineText(problemMark.line), text.filter({ $0 == "'" }).count % 2 == 1,
+           context != "while scanning a quoted scalar" {
+            return YAMLProblem(mark: problemMark, message: "this line has an odd number of ' quotes: inside '...' write an apostrophe as two quotes (''), or put the text in double quotes instead, e.g. \"Lorrenzillo's\"")
+        }
+        if let ch = character(at: problemMark), ch == "]" || ch == "}", context != "while parsing a flow sequence", context != "while parsing a flow mapping" {
+            return YAMLProblem(mark: problemMark, message: "this '\(ch)' closes nothing: remove it, or add the matching '\(ch == "]" ? "[" : "{")' before")
+        }
         if problem.contains("tab character") {
             return YAMLProblem(mark: problemMark, message: "a tab character here: YAML is indented with spaces only, replace the tab with spaces")
         }
@@ -286,12 +293,18 @@ final class YAMLParser {
         }
     }
 
-    /// The character (Unicode scalar) at a mark of the input, if any.
-    private func character(at mark: SourceMark) -> Character? {
+    /// The text of a 1-based line of the input, if any.
+    private func lineText(_ line: Int) -> String? {
         let text = String(decoding: UnsafeBufferPointer(rebasing: input[0..<inputCount]), as: UTF8.self)
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
-        guard mark.line >= 1, mark.line <= lines.count else { return nil }
-        let scalars = Array(lines[mark.line - 1].unicodeScalars)
+        guard line >= 1, line <= lines.count else { return nil }
+        return String(lines[line - 1])
+    }
+
+    /// The character (Unicode scalar) at a mark of the input, if any.
+    private func character(at mark: SourceMark) -> Character? {
+        guard let line = lineText(mark.line) else { return nil }
+        let scalars = Array(line.unicodeScalars)
         return mark.column >= 1 && mark.column <= scalars.count ? Character(scalars[mark.column - 1]) : nil
     }
 }
