@@ -55,14 +55,13 @@ extension CampaignDecoder {
         return Rule(id: id, description: description, condition: condition, offer: offer)
     }
 
-    /// Whether a condition can only hold while a region condition holds (not made only of
-    /// `not`/`during`).
+    /// Whether a condition has a region condition (inside, visited, dwelled, sequence) outside
+    /// any `not`; one made only of `not`/`during` holds for every user at their first fix.
     static func needsRegion(_ c: Condition) -> Bool {
         switch c {
         case .inside, .visited, .dwelled, .sequence: return true
         case .during, .not: return false
-        case .all(let cs): return cs.contains(where: needsRegion)
-        case .any(let cs): return !cs.isEmpty && cs.allSatisfy(needsRegion)
+        case .all(let cs), .any(let cs): return cs.contains(where: needsRegion)
         }
     }
 
