@@ -12,6 +12,9 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
         case warning
     }
 
+    /// Longest source line printed whole; longer ones are cut around the column.
+    public static let maxShownLine = 160
+
     /// Error or warning.
     public var severity: Severity
     /// The file, as given on the command line or as the folder path joined with the file name.
@@ -39,12 +42,24 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         guard line > 0 else { return "\(path): \(severity.rawValue): \(message)" }
         var text = "\(path):\(line):\(column): \(severity.rawValue): \(message)"
-        if let source = sourceLine {
+        if let full = sourceLine {
+            // A very long line (minified GeoJSON) is cut to a window around the column.
+            var source = full
+            var col = column
+            let scalars = Array(full.unicodeScalars)
+            if scalars.count > Self.maxShownLine {
+                let start = max(0, min(column - 1 - Self.maxShownLine / 2, scalars.count - Self.maxShownLine))
+                let end = min(scalars.count, start + Self.maxShownLine)
+                var view = String.UnicodeScalarView()
+                view.append(contentsOf: scalars[start..<end])
+                source = (start > 0 ? "..." : "") + String(view) + (end < scalars.count ? "..." : "")
+                col = column - start + (start > 0 ? 3 : 0)
+            }
             text += "\n" + source + "\n"
             var caret = ""
             var i = 1
             // Columns count Unicode scalars; combining marks take no room on screen.
-            for u in source.unicodeScalars where i < column {
+            for u in source.unicodeScalars where i < col {
                 let category = u.properties.generalCategory
                 if u == "\t" {
                     caret.append("\t")
@@ -53,7 +68,7 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
                 }
                 i += 1
             }
-            while i < column {
+            while i < col {
                 caret.append(" ")
                 i += 1
             }
