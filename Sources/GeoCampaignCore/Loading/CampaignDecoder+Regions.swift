@@ -28,7 +28,7 @@ extension CampaignDecoder {
             if let h = f.key("holes") {
                 error(h.mark, "'holes' belongs to a polygon, not a circle: remove it")
             }
-            shape = decodeCircle(n)
+            shape = decodeCircle(n, misplaced: Set(["center", "radius"].filter { f.has($0) }))
         } else if hasPolygon, let n = f["polygon"] {
             shape = decodePolygon(n, holes: f["holes"])
         } else if let k = f.key("circle") ?? f.key("polygon") {
@@ -64,7 +64,9 @@ extension CampaignDecoder {
         return out
     }
 
-    func decodeCircle(_ node: YAMLNode) -> Region.Shape? {
+    /// A circle; `misplaced` names keys written next to `circle:` instead of inside it, which
+    /// are reported there and so not reported again as missing.
+    func decodeCircle(_ node: YAMLNode, misplaced: Set<String> = []) -> Region.Shape? {
         guard var f = fields(node, "'circle'", example: "circle: { center: \"37.703026, -121.759735\", radius: 300m }") else { return nil }
         // `{ center: 37.70, -121.75 }`: the comma ended the value; say so once.
         if let n = f["center"], let s = n.scalar, n.scalarStyle == .plain, ValueParser.decimal(s) != nil,
@@ -80,13 +82,13 @@ extension CampaignDecoder {
         var center: Coordinate?
         if let n = f["center"] {
             center = coordinate(n, "the center")
-        } else {
+        } else if !misplaced.contains("center") {
             error(f.mark, "this circle has no center: add center: \"lat, lon\", e.g. center: \"37.703026, -121.759735\"")
         }
         var radius: Double?
         if let n = f["radius"] {
             radius = checkedRadius(n)
-        } else {
+        } else if !misplaced.contains("radius") {
             error(f.mark, "this circle has no radius: add radius: with a distance, e.g. radius: 150m")
         }
         guard let center, let radius else { return nil }

@@ -42,7 +42,9 @@ final class CampaignDecoder {
     func checkKeys(_ f: Fields, known: [String], in what: String) {
         for p in f.pairs {
             guard let k = p.key.scalar, !known.contains(k) else { continue }
-            if let s = EditDistance.suggestion(for: k, among: known) {
+            if let hint = MisplacedKeys.hint(k, in: what) {
+                error(p.key.mark, "unexpected key '\(k)' in \(what): \(hint)")
+            } else if let s = EditDistance.suggestion(for: k, among: known) {
                 error(p.key.mark, "unknown key '\(k)' in \(what): did you mean '\(s)'?")
             } else {
                 error(p.key.mark, "unknown key '\(k)' in \(what): the keys allowed here are \(known.joined(separator: ", "))")
