@@ -263,7 +263,7 @@ final class YAMLParser {
         default:
             break
         }
-        if let text = lineText(problemMark.line), text.filter({ $0 == "'" }).count % 2 == 1,
+        if let text = lineText(problemMark.line), Self.singleQuotesOutsideDoubleQuotes(text) % 2 == 1,
            context != "while scanning a quoted scalar" {
             return YAMLProblem(mark: problemMark, message: "this line has an odd number of ' quotes: inside '...' write an apostrophe as two quotes (''), or put the text in double quotes instead, e.g. \"Lorrenzillo's\"")
         }
@@ -282,15 +282,52 @@ final class YAMLParser {
             }
             return YAMLProblem(mark: problemMark, message: "a value cannot start with this character: put the value in quotes")
         case "did not find expected key":
+            if let text = lineText(problemMark.line) {
+                let before = Array(text.unicodeScalars.prefix(max(0, problemMark.column - 1))).reversed().first { $0 != " " && $0 != "\t" }
+                if before == "\"" || before == "'" {
+                    return YAMLProblem(mark: problemMark, message: "unexpected text after the quoted value: put all of the value inside the quotes")
+                }
+            }
             return YAMLProblem(mark: problemMark, message: "unexpected text here: check its indentation (the keys of one mapping must line up) and that list items start with '- '")
         case "did not find expected '-' indicator":
             return YAMLProblem(mark: problemMark, message: "this line breaks the list above it: start every list item with '- ' at the same indentation")
+        case "did not find expected comment or line break":
+            return YAMLProblem(mark: problemMark, message: "unexpected text after the value: remove it, or put the whole value in quotes")
+        case "did not find expected <document start>":
+            return YAMLProblem(mark: problemMark, message: "unexpected text here: every line of a mapping is 'key: value'; check this line and the ones above it for a missing ':' or a wrong indentation")
+        case "did not find expected alphabetic or numeric character":
+            return YAMLProblem(mark: contextMark, message: "'&' and '*' mark anchors and aliases in YAML: put a value that starts with & or * in quotes")
+        case "did not find expected node content":
+            return YAMLProblem(mark: problemMark, message: "a value is missing here: check for a doubled comma, a stray character, or a value that needs quotes")
+        case "block sequence entries are not allowed in this context":
+            return YAMLProblem(mark: problemMark, message: "a list item ('- ') cannot start here: put it on its own line, indented under its key")
+        case "found undefined tag handle":
+            return YAMLProblem(mark: contextMark, message: "'!' starts a YAML tag: put a value that starts with ! in quotes")
         case "found unexpected end of stream":
             return YAMLProblem(mark: problemMark, message: "the file ends in the middle of a value: \(context.map { "\($0), " } ?? "")check for a missing closing quote or bracket")
         default:
             let ctx = context.map { " (\($0) started at line \(contextMark.line), column \(contextMark.column))" } ?? ""
             return YAMLProblem(mark: problemMark, message: "invalid YAML: \(problem)\(ctx)")
         }
+    }
+
+    /// Number of `'` on a line that are not inside a double-quoted part.
+    static func singleQuotesOutsideDoubleQuotes(_ line: String) -> Int {
+        var count = 0
+        var inDouble = false
+        var escaped = false
+        for ch in line {
+            if inDouble {
+                if escaped { escaped = false } else if ch == "\\" { escaped = true } else if ch == "\"" { inDouble = false }
+            } else if ch == "\"" {
+                inDouble = true
+            } else if ch == "'" {
+                count += 1
+            } else if ch == "#" {
+                break
+            }
+        }
+        return count
     }
 
     /// The text of a 1-based line of the input, if any.
