@@ -54,11 +54,13 @@ final class LoadingLimitsTests: XCTestCase {
         let text = "campaign: deep\nname: " + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000) + "\n"
         let (r, seconds) = loadText(text)
         print("10,000-deep flow nesting rejected in \(seconds) s")
-        XCTAssertEqual(r.diagnostics.map(\.description), ["""
-        \(dir)/f.yaml:2:106: error: the nesting here is deeper than 100 levels: campaign files never need that many; check for a runaway indentation or too many brackets
-        name: \(String(repeating: "[", count: 10_000))\(String(repeating: "]", count: 10_000))
-        \(String(repeating: " ", count: 105))^
-        """])
+        XCTAssertEqual(r.diagnostics.count, 1)
+        let lines = r.diagnostics.first?.description.components(separatedBy: "\n") ?? []
+        XCTAssertEqual(lines.first, "\(dir)/f.yaml:2:106: error: the nesting here is deeper than 100 levels: campaign files never need that many; check for a runaway indentation or too many brackets")
+        // The 20,006-character line is shown as a window around column 106.
+        XCTAssertEqual(lines.count, 3)
+        XCTAssertEqual(lines.dropFirst().first, "..." + String(repeating: "[", count: 160) + "...")
+        XCTAssertEqual(lines.last, String(repeating: " ", count: 3 + 80) + "^")
     }
 
     func testTenThousandDeepBlockNesting() {
