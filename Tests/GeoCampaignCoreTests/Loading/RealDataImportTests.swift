@@ -60,5 +60,10 @@ final class LoadingRealDataImportTests: XCTestCase {
         XCTAssertEqual(parts.count, 5)
         XCTAssertEqual(parts.map(\.holes.count), [0, 1, 0, 0, 0])
         XCTAssertEqual(clapham.tags, ["osm"])
+
+        // The export of real polygons (5-part MultiPolygon with holes, 1,500-point outlines) is
+        // valid GeoJSON with RFC 7946 winding.
+        let features = try GeoJSONCheck.features(RegionsGeoJSON.featureCollection(r.campaignSet))
+        XCTAssertEqual(features.count, r.regionCount)
     }
 }
