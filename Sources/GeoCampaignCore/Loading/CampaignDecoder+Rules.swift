@@ -68,7 +68,9 @@ extension CampaignDecoder {
     func decodeCondition(_ node: YAMLNode, scope: CampaignScope) -> Condition? {
         let kinds = Self.conditionKinds.joined(separator: ", ")
         guard let pairs = node.pairs else {
-            if let s = node.scalar, Self.conditionKinds.contains(s) {
+            if node.items != nil {
+                error(node.mark, "a condition is one mapping, not a list: to require every item of the list, put it under all: (or any: for one of them)")
+            } else if let s = node.scalar, Self.conditionKinds.contains(s) {
                 error(node.mark, "'\(s)' needs its fields: write for example \(s): { ... } (see the campaign format guide)")
             } else {
                 error(node.mark, "a condition must be a mapping with one of \(kinds), not \(node.kindWord)")
