@@ -32,6 +32,8 @@ struct YAMLNode: Sendable {
     var mark: SourceMark
     /// Number of nodes in this subtree (aliases counted as expanded).
     var size: Int
+    /// Collection levels in this subtree (0 for a scalar), aliases expanded.
+    var height: Int = 0
 
     /// The scalar text, if this is a scalar.
     var scalar: String? {

@@ -105,6 +105,9 @@ final class YAMLParser {
                     throw YAMLProblem(mark: start, message: "unknown alias '*\(name)': define the anchor '&\(name)' before using it")
                 }
                 node.mark = start
+                if stack.count + node.height > Self.maxDepth {
+                    throw YAMLProblem(mark: start, message: "the alias '*\(name)' makes the nesting here deeper than \(Self.maxDepth) levels: campaign files never need that many; write the values out")
+                }
                 try count(node.size, at: start)
                 try add(node)
             case YAML_SCALAR_EVENT:
@@ -143,10 +146,11 @@ final class YAMLParser {
                 let anchor: String?
                 switch frame {
                 case .sequence(let items, let mark, let a, let size):
-                    node = YAMLNode(kind: .sequence(items), mark: mark, size: size)
+                    node = YAMLNode(kind: .sequence(items), mark: mark, size: size, height: 1 + (items.map(\.height).max() ?? 0))
                     anchor = a
                 case .mapping(let pairs, _, let merges, let mark, let a, let size, _):
-                    node = YAMLNode(kind: .mapping(try merged(pairs, merges)), mark: mark, size: size)
+                    let all = try merged(pairs, merges)
+                    node = YAMLNode(kind: .mapping(all), mark: mark, size: size, height: 1 + (all.map(\.value.height).max() ?? 0))
                     anchor = a
                 }
                 if let anchor {

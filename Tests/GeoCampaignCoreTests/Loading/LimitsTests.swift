@@ -74,6 +74,17 @@ final class LoadingLimitsTests: XCTestCase {
         XCTAssertEqual(r.diagnostics.first?.message, "the nesting here is deeper than 100 levels: campaign files never need that many; check for a runaway indentation or too many brackets")
     }
 
+    func testAliasesCannotBuildDeepNesting() {
+        // Each anchor nests the previous one: 150 levels with a parser stack of 3.
+        var text = "campaign: deep\nx0: &x0 [leaf]\n"
+        for i in 1...150 { text += "x\(i): &x\(i) [*x\(i - 1)]\n" }
+        let (r, seconds) = loadText(text)
+        print("alias-built nesting rejected in \(seconds) s")
+        XCTAssertEqual(r.diagnostics.count, 1)
+        XCTAssertEqual(r.diagnostics.first?.line, 101)
+        XCTAssertEqual(r.diagnostics.first?.message, "the alias '*x98' makes the nesting here deeper than 100 levels: campaign files never need that many; write the values out")
+    }
+
     func testHundredLevelsAreAllowed() throws {
         // 98 nested lists under the top-level mapping: 100 levels in all, within the limit.
         let text = "campaign: deep\nname: " + String(repeating: "[", count: 99) + String(repeating: "]", count: 99) + "\n"
