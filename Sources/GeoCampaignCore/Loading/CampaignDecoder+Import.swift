@@ -1,0 +1,237 @@
+extension CampaignDecoder {
+    /// One problem with one imported feature. Errors are reported inside the GeoJSON file at
+    /// `mark`; warnings too when there is one of a kind, else summarized at the import entry.
+    private struct FeatureIssue {
+        var severity: Diagnostic.Severity
+        /// Groups alike issues.
+        var kind: String
+        /// The plural phrase for a summary ("cross themselves").
+        var plural: String
+        /// The full message about this feature.
+        var message: String
+        /// Where in the GeoJSON file.
+        var mark: SourceMark
+    }
+
+    /// `[lon, lat]` positions of a ring with their marks; nil if malformed.
+    private static func positions(_ v: JSONNode?) -> [(Coordinate, SourceMark)]? {
+        guard let arr = v?.array else { return nil }
+        var out: [(Coordinate, SourceMark)] = []
+        for p in arr {
+            guard let pair = p.array, pair.count >= 2, let lon = pair[0].number, let lat = pair[1].number else { return nil }
+            out.append((Coordinate(lat: lat, lon: lon), p.mark))
+        }
+        return out
+    }
+
+    private static func inRange(_ c: Coordinate) -> Bool {
+        (-90.0...90.0).contains(c.lat) && (-180.0...180.0).contains(c.lon)
+    }
+
+    private static func rangeMessage(_ label: String, _ c: Coordinate) -> String {
+        "\(label) has a position out of range (longitude \(ValueParser.fmt(c.lon)), latitude \(ValueParser.fmt(c.lat))): GeoJSON writes [longitude, latitude], longitude first"
+    }
+
+    func decodeImport(_ f: Fields, entry: Int, scope: CampaignScope) {
+        checkKeys(f, known: Self.importKeys, in: "an import")
+        let extraTags = decodeTags(f["tags"])
+        for t in extraTags { scope.tags.insert(t) }
+        guard let pathNode = f["import"], let rel = scalar(pathNode, "import", example: "../regions/stores.geojson") else {
+            error(f.key("import")?.mark ?? f.mark, "'import' is empty: write the path of a GeoJSON file, relative to this YAML file")
+            scope.regionsIncomplete = true
+            return
+        }
+        let resolved: String
+        if rel.hasPrefix("/") || directory.isEmpty {
+            resolved = rel
+        } else {
+            resolved = directory.hasSuffix("/") ? directory + rel : directory + "/" + rel
+        }
+        let idProperty = f["id_property"].flatMap { scalar($0, "id_property", example: "ref") }
+        let nameProperty = f["name_property"].flatMap { scalar($0, "name_property", example: "title") } ?? "name"
+        var radius: Double?
+        if let n = f["radius"] { radius = checkedRadius(n) }
+        let hyst = f["hysteresis"].flatMap { hysteresis($0) }
+        let confirm = f["confirm"].flatMap { duration($0, "confirm") }
+
+        let geo: GeoJSONCache.File
+        switch imports.file(at: resolved) {
+        case .failure(let e):
+            error(pathNode.mark, "the import '\(rel)' \(e.message)")
+            scope.regionsIncomplete = true
+            return
+        case .success(let file):
+            geo = file
+        }
+        let root = geo.root
+        guard root["type"]?.string == "FeatureCollection", let features = root["features"]?.array else {
+            let t = root["type"]?.string.map { " (its type is '\($0)')" } ?? ""
+            error(pathNode.mark, "the import '\(rel)' is not a GeoJSON FeatureCollection\(t): export the regions as a FeatureCollection of Point, Polygon and MultiPolygon features")
+            scope.regionsIncomplete = true
+            return
+        }
+        var issues: [FeatureIssue] = []
+        var pointExample: String?
+        var added: [(Region, String, SourceMark)] = []
+        for (i, feature) in features.enumerated() {
+            guard feature.isObject else {
+                issues.append(FeatureIssue(severity: .error, kind: "not-object", plural: "are not GeoJSON Feature objects",
+                                           message: "feature \(i + 1) is not a GeoJSON Feature object", mark: feature.mark))
+                continue
+            }
+            let props = feature["properties"]
+            let idNode: JSONNode?
+            if let p = idProperty {
+                idNode = props?[p]
+            } else {
+                idNode = feature["id"].flatMap { $0.text == nil ? nil : $0 } ?? props?["id"]
+            }
+            let id = idNode?.text
+            let label = id.map { "feature \(i + 1) ('\($0)')" } ?? "feature \(i + 1)"
+            guard let id, !id.isEmpty, !id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                let how = idProperty.map { "give it a property \"\($0)\" (named by id_property)" }
+                    ?? "give it an \"id\" or a property \"id\", or name the property that holds its id with id_property: in the import"
+                issues.append(FeatureIssue(severity: .error, kind: "no-id", plural: "have no usable id",
+                                           message: "\(label) has no usable id: \(how)", mark: idNode?.mark ?? feature.mark))
+                continue
+            }
+            let name = props?[nameProperty]?.text
+            var tags = extraTags
+            if let t = props?["tags"] {
+                if let list = t.array, list.allSatisfy({ $0.string != nil }) {
+                    for s in list.compactMap(\.string) where !s.isEmpty && !tags.contains(s) { tags.append(s) }
+                } else if case .null = t.kind {
+                } else {
+                    issues.append(FeatureIssue(severity: .error, kind: "bad-tags", plural: "have tags that are not a list of strings",
+                                               message: "\(label) has \"tags\" that are not a list of strings: write \"tags\": [\"a\", \"b\"]", mark: t.mark))
+                }
+            }
+            guard let geometry = feature["geometry"], geometry.isObject, let type = geometry["type"]?.string else {
+                issues.append(FeatureIssue(severity: .error, kind: "no-geometry", plural: "have no geometry",
+                                           message: "\(label) has no geometry: give it a Point, Polygon or MultiPolygon", mark: feature["geometry"]?.mark ?? feature.mark))
+                continue
+            }
+            let coords = geometry["coordinates"]
+            let coordsMark = coords?.mark ?? geometry.mark
+            var shape: Region.Shape?
+            switch type {
+            case "Point":
+                guard let c = coords, let pos = Self.positions(JSONNode(kind: .array([c]), mark: c.mark)), let p = pos.first else {
+                    issues.append(FeatureIssue(severity: .error, kind: "bad-coords", plural: "have malformed coordinates",
+                                               message: "\(label) has malformed coordinates: a Point is [longitude, latitude]", mark: coordsMark))
+                    continue
+                }
+                guard Self.inRange(p.0) else {
+                    issues.append(FeatureIssue(severity: .error, kind: "range", plural: "have positions out of range",
+                                               message: Self.rangeMessage(label, p.0), mark: p.1))
+                    continue
+                }
+                if pointExample == nil { pointExample = id }
+                shape = .circle(center: p.0, radiusM: radius ?? 0)
+            case "Polygon", "MultiPolygon":
+                var polys: [JSONNode] = []
+                if type == "Polygon" {
+                    if let c = coords { polys = [c] }
+                } else if let mp = coords?.array {
+                    polys = mp
+                }
+                var parts: [Region.PolygonPart] = []
+                var malformed = polys.isEmpty
+                var fatal = false
+                for (pi, poly) in polys.enumerated() {
+                    guard let ringNodes = poly.array, !ringNodes.isEmpty else { malformed = true; break }
+                    let rings = ringNodes.map { Self.positions($0) }
+                    guard rings.allSatisfy({ $0 != nil }) else { malformed = true; break }
+                    let rs = rings.compactMap { $0 }
+                    if let bad = rs.joined().first(where: { !Self.inRange($0.0) }) {
+                        issues.append(FeatureIssue(severity: .error, kind: "range", plural: "have positions out of range",
+                                                   message: Self.rangeMessage(label, bad.0), mark: bad.1))
+                        fatal = true
+                        break
+                    }
+                    let subject = polys.count > 1 ? "part \(pi + 1) of \(label)" : label
+                    let coordsOnly = rs.map { $0.map(\.0) }
+                    for p in PolygonCheck.problems(outer: coordsOnly[0], holes: Array(coordsOnly.dropFirst())) {
+                        switch p {
+                        case .crossing(_, _, _, let rb, let fb, _):
+                            let at = rs[rb][fb]
+                            issues.append(FeatureIssue(severity: .warning, kind: "crossing", plural: "cross themselves",
+                                                       message: p.message(subject: subject, place: " near \(at.0.lat), \(at.0.lon)")
+                                                           + "; inside and outside follow the even-odd rule",
+                                                       mark: at.1))
+                        case .tooFewPoints(let r, _):
+                            issues.append(FeatureIssue(severity: .error, kind: "polygon", plural: "are not valid polygons",
+                                                       message: p.message(subject: subject), mark: ringNodes[r].mark))
+                            fatal = true
+                        case .tooWide:
+                            issues.append(FeatureIssue(severity: .error, kind: "polygon", plural: "are not valid polygons",
+                                                       message: p.message(subject: subject), mark: ringNodes[0].mark))
+                            fatal = true
+                        case .holeOutside(let h, let pt):
+                            issues.append(FeatureIssue(severity: .error, kind: "polygon", plural: "are not valid polygons",
+                                                       message: p.message(subject: subject), mark: rs[h][pt].1))
+                            fatal = true
+                        }
+                    }
+                    parts.append(Region.PolygonPart(outer: PolygonCheck.normalize(coordsOnly[0]).points,
+                                                    holes: coordsOnly.dropFirst().map { PolygonCheck.normalize($0).points }))
+                }
+                if malformed {
+                    issues.append(FeatureIssue(severity: .error, kind: "bad-coords", plural: "have malformed coordinates",
+                                               message: "\(label) has malformed \(type) coordinates: rings are lists of [longitude, latitude] positions",
+                                               mark: coordsMark))
+                    continue
+                }
+                if fatal { continue }
+                shape = .polygon(parts)
+            default:
+                issues.append(FeatureIssue(severity: .error, kind: "type-\(type)", plural: "are \(type) features, which cannot be regions",
+                                           message: "\(label) is a \(type): only Point, Polygon and MultiPolygon features can be regions",
+                                           mark: geometry["type"]?.mark ?? geometry.mark))
+                continue
+            }
+            guard let shape else { continue }
+            added.append((Region(id: id, name: name, tags: tags, shape: shape, hysteresisM: hyst, confirmMs: confirm), label, idNode?.mark ?? feature.mark))
+        }
+        if let example = pointExample, radius == nil {
+            if !f.has("radius") {
+                error(pathNode.mark, "'\(rel)' holds Point features (the first is '\(example)'): add a radius to this import to make them circles, e.g. radius: 100m")
+            }
+            added.removeAll { if case .circle = $0.0.shape { return true } else { return false } }
+            scope.regionsIncomplete = true
+        }
+        for (region, label, mark) in added {
+            if let first = scope.regionIds[region.id] {
+                let place = scope.regionIdPlace[region.id] ?? "on line \(first.line)"
+                issues.append(FeatureIssue(severity: .error, kind: "dup", plural: "have ids already used in this campaign",
+                                           message: "\(label) has the id '\(region.id)', already used \(place) in \(file.path): region ids must be unique in a campaign (use id_property: to pick another property)",
+                                           mark: mark))
+                continue
+            }
+            scope.regionIds[region.id] = pathNode.mark
+            scope.regionIdPlace[region.id] = "by \(label) of '\(rel)', imported on line \(pathNode.mark.line)"
+            for t in region.tags { scope.tags.insert(t) }
+            scope.regions.append(region)
+            scope.origins.append(.imported(entry: entry, mark: pathNode.mark, file: rel))
+        }
+        if features.isEmpty {
+            warning(pathNode.mark, "'\(rel)' has no features: it adds no regions")
+        }
+        var order: [String] = []
+        var groups: [String: [FeatureIssue]] = [:]
+        for issue in issues {
+            if groups[issue.kind] == nil { order.append(issue.kind) }
+            groups[issue.kind, default: []].append(issue)
+        }
+        for kind in order {
+            guard let g = groups[kind], let first = g.first else { continue }
+            if first.severity == .error {
+                for issue in g { geo.source.error(issue.mark, issue.message) }
+            } else if g.count == 1 {
+                geo.source.warning(first.mark, first.message)
+            } else {
+                warning(pathNode.mark, "in '\(rel)', \(g.count) features \(first.plural); the first, at line \(first.mark.line): \(first.message)")
+            }
+        }
+    }
+}

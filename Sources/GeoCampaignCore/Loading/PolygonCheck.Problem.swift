@@ -1,0 +1,66 @@
+extension PolygonCheck {
+    /// One thing wrong with a polygon part. Ring 0 is the outer ring, ring k the k-th hole;
+    /// point numbers are 0-based positions in the ring as written.
+    enum Problem {
+        case tooFewPoints(ring: Int, distinct: Int)
+        case tooWide(degrees: Double)
+        case crossing(ringA: Int, fromA: Int, toA: Int, ringB: Int, fromB: Int, toB: Int)
+        case holeOutside(hole: Int, point: Int)
+
+        /// The problem in words; `subject` names the polygon ("the polygon", "feature 3 ('x')").
+        func message(subject: String, place: String = "") -> String {
+            func ring(_ r: Int) -> String { r == 0 ? "the outline" : "hole \(r)" }
+            switch self {
+            case .tooFewPoints(let r, let n):
+                let which = r == 0 ? subject : "hole \(r) of \(subject)"
+                return "\(which) has \(n) different point\(n == 1 ? "" : "s"): a ring needs at least 3 different points"
+            case .tooWide(let deg):
+                return "\(subject) spans \(ValueParser.fmt((deg * 10).rounded() / 10)) degrees of longitude, more than the 180 allowed: split it into two regions at the 180th meridian"
+            case .crossing(let ra, let fa, let ta, let rb, let fb, let tb):
+                if ra == rb {
+                    let who = ra == 0 ? subject : "hole \(ra) of \(subject)"
+                    // Reversing the points between the two edges undoes this crossing (2-opt).
+                    let fix = fb - ta == 1 ? "swap points \(ta + 1) and \(fb + 1)" : "put the points in order around the shape"
+                    return "\(who) crosses itself\(place): the edge from point \(fa + 1) to point \(ta + 1) crosses the edge from point \(fb + 1) to point \(tb + 1); \(fix)"
+                }
+                return "hole \(rb) of \(subject) crosses \(ring(ra))\(place): the edge from point \(fb + 1) to point \(tb + 1) of hole \(rb) crosses the edge from point \(fa + 1) to point \(ta + 1) of \(ring(ra)); a hole must lie inside the outline"
+            case .holeOutside(let h, let p):
+                return "point \(p + 1) of hole \(h) lies outside the outline of \(subject): a hole must lie inside the polygon it is cut from"
+            }
+        }
+    }
+
+    /// All problems of one polygon part given as written (closing points optional). The outer
+    /// ring's problems come first; crossings are searched only among rings with 3+ distinct points.
+    static func problems(outer: [Coordinate], holes: [[Coordinate]]) -> [Problem] {
+        var out: [Problem] = []
+        let rings = [normalize(outer)] + holes.map(normalize)
+        var ok = true
+        for (i, r) in rings.enumerated() {
+            let n = distinctCount(r.points)
+            if n < 3 {
+                out.append(.tooFewPoints(ring: i, distinct: n))
+                ok = false
+            }
+        }
+        let span = lonSpan(rings[0].points)
+        if span > 180 {
+            out.append(.tooWide(degrees: span))
+            ok = false
+        }
+        guard ok else { return out }
+        if let c = firstCrossing(rings.map(\.points)) {
+            let ra = rings[c.ringA], rb = rings[c.ringB]
+            out.append(.crossing(ringA: c.ringA, fromA: ra.indices[c.edgeA], toA: ra.indices[(c.edgeA + 1) % ra.indices.count],
+                                 ringB: c.ringB, fromB: rb.indices[c.edgeB], toB: rb.indices[(c.edgeB + 1) % rb.indices.count]))
+            return out
+        }
+        for h in 1..<rings.count {
+            for (k, p) in rings[h].points.enumerated() where !contains(rings[0].points, p) && !onBoundary(rings[0].points, p) {
+                out.append(.holeOutside(hole: h, point: rings[h].indices[k]))
+                break
+            }
+        }
+        return out
+    }
+}

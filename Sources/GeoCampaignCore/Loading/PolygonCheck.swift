@@ -1,0 +1,143 @@
+/// Validity checks of polygon rings in the (lon, lat) plane (formats.md 1.2): distinct points,
+/// longitude span, self-intersection, holes inside their ring.
+enum PolygonCheck {
+    /// A ring with its repeated closing point and consecutive duplicates removed; `indices[k]` is
+    /// the 0-based position of point k in the ring as written.
+    struct Ring {
+        var points: [Coordinate]
+        var indices: [Int]
+    }
+
+    /// Where two edges cross: ring number (0 = outer) and edge number (edge k runs from point k
+    /// to point k+1 of the normalized ring).
+    struct Crossing: Equatable {
+        var ringA: Int
+        var edgeA: Int
+        var ringB: Int
+        var edgeB: Int
+    }
+
+    /// Strips the closing point (if the last equals the first) and consecutive duplicates.
+    static func normalize(_ written: [Coordinate]) -> Ring {
+        var pts: [Coordinate] = []
+        var idx: [Int] = []
+        for (i, p) in written.enumerated() where pts.last != p {
+            pts.append(p)
+            idx.append(i)
+        }
+        while pts.count > 1, pts.last == pts.first {
+            pts.removeLast()
+            idx.removeLast()
+        }
+        return Ring(points: pts, indices: idx)
+    }
+
+    /// Number of distinct points.
+    static func distinctCount(_ ring: [Coordinate]) -> Int { Set(ring).count }
+
+    /// max(lon) - min(lon).
+    static func lonSpan(_ ring: [Coordinate]) -> Double {
+        guard let lo = ring.map(\.lon).min(), let hi = ring.map(\.lon).max() else { return 0 }
+        return hi - lo
+    }
+
+    private static func orient(_ a: Coordinate, _ b: Coordinate, _ c: Coordinate) -> Int {
+        let v = (b.lon - a.lon) * (c.lat - a.lat) - (b.lat - a.lat) * (c.lon - a.lon)
+        return v > 0 ? 1 : (v < 0 ? -1 : 0)
+    }
+
+    private static func onSegment(_ a: Coordinate, _ b: Coordinate, _ p: Coordinate) -> Bool {
+        min(a.lon, b.lon) <= p.lon && p.lon <= max(a.lon, b.lon) && min(a.lat, b.lat) <= p.lat && p.lat <= max(a.lat, b.lat)
+    }
+
+    /// Whether segments ab and cd share any point.
+    static func segmentsIntersect(_ a: Coordinate, _ b: Coordinate, _ c: Coordinate, _ d: Coordinate) -> Bool {
+        let o1 = orient(a, b, c), o2 = orient(a, b, d), o3 = orient(c, d, a), o4 = orient(c, d, b)
+        if o1 != o2 && o3 != o4 && o1 != 0 && o2 != 0 && o3 != 0 && o4 != 0 { return true }
+        if o1 == 0 && onSegment(a, b, c) { return true }
+        if o2 == 0 && onSegment(a, b, d) { return true }
+        if o3 == 0 && onSegment(c, d, a) { return true }
+        if o4 == 0 && onSegment(c, d, b) { return true }
+        return o1 * o2 < 0 && o3 * o4 < 0
+    }
+
+    /// The first pair of edges (in ring, then edge order) that cross or touch, other than
+    /// neighbouring edges meeting at their shared point. Neighbours that double back on each
+    /// other count as crossing.
+    /// - Complexity: O(n²) in the total number of points, with a bounding-box pre-check.
+    static func firstCrossing(_ rings: [[Coordinate]]) -> Crossing? {
+        struct Edge { var ring: Int; var k: Int; var a: Coordinate; var b: Coordinate; var minLon, maxLon, minLat, maxLat: Double }
+        var edges: [Edge] = []
+        var counts: [Int] = []
+        for (r, ring) in rings.enumerated() {
+            counts.append(ring.count)
+            guard ring.count >= 2 else { continue }
+            for k in 0..<ring.count {
+                let a = ring[k], b = ring[(k + 1) % ring.count]
+                edges.append(Edge(ring: r, k: k, a: a, b: b, minLon: min(a.lon, b.lon), maxLon: max(a.lon, b.lon),
+                                  minLat: min(a.lat, b.lat), maxLat: max(a.lat, b.lat)))
+            }
+        }
+        for i in 0..<edges.count {
+            let e = edges[i]
+            for j in (i + 1)..<max(i + 1, edges.count) {
+                let f = edges[j]
+                if f.minLon > e.maxLon || f.maxLon < e.minLon || f.minLat > e.maxLat || f.maxLat < e.minLat { continue }
+                if e.ring == f.ring {
+                    let n = counts[e.ring]
+                    let next = (e.k + 1) % n == f.k
+                    let prev = (f.k + 1) % n == e.k
+                    if next || prev {
+                        // Neighbours share one point; they cross only if they double back.
+                        if n <= 2 { continue }
+                        let (p, shared, q) = next ? (e.a, e.b, f.b) : (f.a, f.b, e.b)
+                        if orient(p, shared, q) == 0 {
+                            let dot = (p.lon - shared.lon) * (q.lon - shared.lon) + (p.lat - shared.lat) * (q.lat - shared.lat)
+                            if dot > 0 { return Crossing(ringA: e.ring, edgeA: e.k, ringB: f.ring, edgeB: f.k) }
+                        }
+                        if next && prev { continue }
+                        continue
+                    }
+                }
+                if segmentsIntersect(e.a, e.b, f.a, f.b) {
+                    return Crossing(ringA: e.ring, edgeA: e.k, ringB: f.ring, edgeB: f.k)
+                }
+            }
+        }
+        return nil
+    }
+
+    /// Even-odd containment of `p` in `ring` (boundary points may go either way).
+    static func contains(_ ring: [Coordinate], _ p: Coordinate) -> Bool {
+        var inside = false
+        var j = ring.count - 1
+        for i in 0..<ring.count {
+            let a = ring[i], b = ring[j]
+            if (a.lat > p.lat) != (b.lat > p.lat) {
+                let x = (b.lon - a.lon) * (p.lat - a.lat) / (b.lat - a.lat) + a.lon
+                if p.lon < x { inside.toggle() }
+            }
+            j = i
+        }
+        return inside
+    }
+
+    /// Whether `p` lies on an edge of `ring`.
+    static func onBoundary(_ ring: [Coordinate], _ p: Coordinate) -> Bool {
+        for i in 0..<ring.count {
+            let a = ring[i], b = ring[(i + 1) % ring.count]
+            if orient(a, b, p) == 0 && onSegment(a, b, p) { return true }
+        }
+        return false
+    }
+
+    /// Twice the signed area in the (lon, lat) plane: positive when counter-clockwise.
+    static func signedArea2(_ ring: [Coordinate]) -> Double {
+        var s = 0.0
+        for i in 0..<ring.count {
+            let a = ring[i], b = ring[(i + 1) % ring.count]
+            s += a.lon * b.lat - b.lon * a.lat
+        }
+        return s
+    }
+}
