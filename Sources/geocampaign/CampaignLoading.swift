@@ -2,14 +2,22 @@ import GeoCampaignCore
 
 /// Loads campaigns for a command, printing every diagnostic on stderr.
 enum CampaignLoading {
-    /// Loads `paths`; throws exit 65 when any file has errors (66 when a path cannot be read).
+    /// Loads `paths`; throws exit 66 when a named path cannot be read, 65 when any file has errors.
     static func load(_ paths: [String]) throws -> LoadResult {
         let result = CampaignLoader().load(paths: paths)
         for d in result.diagnostics { Console.err(d.description + "\n") }
+        try check(result)
         if result.hasErrors {
-            let errors = result.diagnostics.filter { $0.isError }.count
-            throw CLIError.data("campaigns have \(errors) error\(errors == 1 ? "" : "s"); run 'geocampaign validate' for details")
+            let n = result.errorCount
+            throw CLIError.data("the campaigns have \(n) error\(n == 1 ? "" : "s"); fix them first ('geocampaign validate' lists them)")
         }
         return result
+    }
+
+    /// Throws exit 66 naming the first campaign path that cannot be opened.
+    static func check(_ result: LoadResult) throws {
+        if let path = result.unreadablePaths.first {
+            throw CLIError.noInput(path, "cannot be opened as a campaign folder or file")
+        }
     }
 }

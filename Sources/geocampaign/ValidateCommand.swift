@@ -21,18 +21,8 @@ struct ValidateCommand: Command {
     func run() throws -> ExitCode {
         let r = CampaignLoader().load(paths: paths)
         for d in r.diagnostics { Console.err(d.description + "\n") }
-        let errors = r.diagnostics.filter { $0.isError }.count
-        let warnings = r.diagnostics.count - errors
-        if !quiet {
-            let set = r.campaignSet
-            func n(_ k: Int, _ w: String) -> String { "\(k) \(w)\(k == 1 ? "" : "s")" }
-            let line = [n(set.campaigns.count, "campaign"),
-                        n(set.campaigns.reduce(0) { $0 + $1.regions.count }, "region"),
-                        n(set.campaigns.reduce(0) { $0 + $1.rules.count }, "rule"),
-                        n(set.campaigns.reduce(0) { $0 + $1.offers.count }, "offer"),
-                        n(errors, "error"), n(warnings, "warning")].joined(separator: ", ")
-            Console.err(line + "\n")
-        }
-        return errors > 0 ? .dataError : .success
+        if !quiet { Console.err(r.summary + "\n") }
+        try CampaignLoading.check(r)
+        return r.hasErrors ? .dataError : .success
     }
 }
