@@ -129,15 +129,6 @@ enum PolygonCheck {
         return inside
     }
 
-    /// Whether `p` lies on an edge of `ring`.
-    static func onBoundary(_ ring: [Coordinate], _ p: Coordinate) -> Bool {
-        for i in 0..<ring.count {
-            let a = ring[i], b = ring[(i + 1) % ring.count]
-            if orient(a, b, p) == 0 && onSegment(a, b, p) { return true }
-        }
-        return false
-    }
-
     /// Twice the signed area in the (lon, lat) plane: positive when counter-clockwise.
     static func signedArea2(_ ring: [Coordinate]) -> Double {
         var s = 0.0
