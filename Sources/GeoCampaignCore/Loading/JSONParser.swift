@@ -2,7 +2,7 @@
 /// value. Nesting is bounded, so hostile files cannot exhaust the stack.
 struct JSONParser {
     /// Deepest nesting accepted.
-    static let maxDepth = 512
+    static let maxDepth = 64
 
     private let bytes: [UInt8]
     private var i = 0

@@ -55,10 +55,11 @@ extension PolygonCheck {
                                  ringB: c.ringB, fromB: rb.indices[c.edgeB], toB: rb.indices[(c.edgeB + 1) % rb.indices.count]))
             return out
         }
+        // No ring touches another, so each hole lies wholly inside or wholly outside the outline:
+        // one point tells.
         for h in 1..<rings.count {
-            for (k, p) in rings[h].points.enumerated() where !contains(rings[0].points, p) && !onBoundary(rings[0].points, p) {
-                out.append(.holeOutside(hole: h, point: rings[h].indices[k]))
-                break
+            if let p = rings[h].points.first, !contains(rings[0].points, p) {
+                out.append(.holeOutside(hole: h, point: rings[h].indices[0]))
             }
         }
         return out

@@ -64,7 +64,8 @@ enum PolygonCheck {
     /// The first pair of edges (in ring, then edge order) that cross or touch, other than
     /// neighbouring edges meeting at their shared point. Neighbours that double back on each
     /// other count as crossing.
-    /// - Complexity: O(n²) in the total number of points, with a bounding-box pre-check.
+    /// - Complexity: a sweep over edges sorted by longitude: O(n log n + k) for k pairs whose
+    ///   longitude ranges overlap (O(n²) only for pathological shapes).
     static func firstCrossing(_ rings: [[Coordinate]]) -> Crossing? {
         struct Edge { var ring: Int; var k: Int; var a: Coordinate; var b: Coordinate; var minLon, maxLon, minLat, maxLat: Double }
         var edges: [Edge] = []
@@ -78,33 +79,39 @@ enum PolygonCheck {
                                   minLat: min(a.lat, b.lat), maxLat: max(a.lat, b.lat)))
             }
         }
-        for i in 0..<edges.count {
-            let e = edges[i]
-            for j in (i + 1)..<max(i + 1, edges.count) {
-                let f = edges[j]
-                if f.minLon > e.maxLon || f.maxLon < e.minLon || f.minLat > e.maxLat || f.maxLat < e.minLat { continue }
-                if e.ring == f.ring {
-                    let n = counts[e.ring]
-                    let next = (e.k + 1) % n == f.k
-                    let prev = (f.k + 1) % n == e.k
-                    if next || prev {
-                        // Neighbours share one point; they cross only if they double back.
-                        if n <= 2 { continue }
-                        let (p, shared, q) = next ? (e.a, e.b, f.b) : (f.a, f.b, e.b)
-                        if orient(p, shared, q) == 0 {
-                            let dot = (p.lon - shared.lon) * (q.lon - shared.lon) + (p.lat - shared.lat) * (q.lat - shared.lat)
-                            if dot > 0 { return Crossing(ringA: e.ring, edgeA: e.k, ringB: f.ring, edgeB: f.k) }
-                        }
-                        if next && prev { continue }
-                        continue
-                    }
-                }
-                if segmentsIntersect(e.a, e.b, f.a, f.b) {
-                    return Crossing(ringA: e.ring, edgeA: e.k, ringB: f.ring, edgeB: f.k)
+        func cross(_ e: Edge, _ f: Edge) -> Bool {
+            if e.ring == f.ring {
+                let n = counts[e.ring]
+                let next = (e.k + 1) % n == f.k
+                let prev = (f.k + 1) % n == e.k
+                if next || prev {
+                    // Neighbours share one point; they cross only if they double back.
+                    if n <= 2 { return false }
+                    let (p, shared, q) = next ? (e.a, e.b, f.b) : (f.a, f.b, e.b)
+                    guard orient(p, shared, q) == 0 else { return false }
+                    let dot = (p.lon - shared.lon) * (q.lon - shared.lon) + (p.lat - shared.lat) * (q.lat - shared.lat)
+                    return dot > 0
                 }
             }
+            return segmentsIntersect(e.a, e.b, f.a, f.b)
         }
-        return nil
+        let order = edges.indices.sorted { edges[$0].minLon < edges[$1].minLon }
+        var best: (Int, Int)?
+        for x in 0..<order.count {
+            let e = edges[order[x]]
+            var y = x + 1
+            while y < order.count {
+                let f = edges[order[y]]
+                if f.minLon > e.maxLon { break }
+                y += 1
+                if f.minLat > e.maxLat || f.maxLat < e.minLat { continue }
+                let lo = min(order[x], order[y - 1]), hi = max(order[x], order[y - 1])
+                if let b = best, (lo, hi) >= b { continue }
+                if cross(edges[lo], edges[hi]) { best = (lo, hi) }
+            }
+        }
+        guard let (lo, hi) = best else { return nil }
+        return Crossing(ringA: edges[lo].ring, edgeA: edges[lo].k, ringB: edges[hi].ring, edgeB: edges[hi].k)
     }
 
     /// Even-odd containment of `p` in `ring` (boundary points may go either way).
@@ -120,15 +127,6 @@ enum PolygonCheck {
             j = i
         }
         return inside
-    }
-
-    /// Whether `p` lies on an edge of `ring`.
-    static func onBoundary(_ ring: [Coordinate], _ p: Coordinate) -> Bool {
-        for i in 0..<ring.count {
-            let a = ring[i], b = ring[(i + 1) % ring.count]
-            if orient(a, b, p) == 0 && onSegment(a, b, p) { return true }
-        }
-        return false
     }
 
     /// Twice the signed area in the (lon, lat) plane: positive when counter-clockwise.

@@ -7,6 +7,8 @@ final class SourceFile {
     let lines: [String]
     /// Diagnostics found in this file, in the order they were found.
     private(set) var diagnostics: [Diagnostic] = []
+    /// Positions and messages already recorded, so a problem found twice is reported once.
+    private var seen: Set<String> = []
 
     init(path: String, text: String) {
         self.path = path
@@ -33,7 +35,7 @@ final class SourceFile {
 
     private func add(_ severity: Diagnostic.Severity, _ mark: SourceMark, _ message: String) {
         let source = mark.line >= 1 && mark.line <= lines.count ? lines[mark.line - 1] : nil
-        if diagnostics.contains(where: { $0.line == mark.line && $0.column == mark.column && $0.message == message }) { return }
+        guard seen.insert("\(mark.line):\(mark.column):\(message)").inserted else { return }
         diagnostics.append(Diagnostic(severity: severity, path: path, line: mark.line, column: mark.column,
                                       message: message, sourceLine: source))
     }
