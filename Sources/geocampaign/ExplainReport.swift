@@ -43,7 +43,11 @@ enum ExplainReport {
                 for d in decisions {
                     let rule = campaign.rules[d.decision.trigger.rule]
                     s += "    \(Timestamp.string(d.decision.trigger.time)) \(rule.offer) by rule \(rule.id): \(d.decision.status.rawValue)"
-                    if !d.why.isEmpty { s += ", \(d.why)" }
+                    if d.why.hasPrefix(d.decision.status.rawValue + ":") {
+                        s += String(d.why.dropFirst(d.decision.status.rawValue.count))
+                    } else if !d.why.isEmpty {
+                        s += ", \(d.why)"
+                    }
                     s += "\n"
                 }
             }

@@ -52,7 +52,11 @@ struct SimulateCommand: Command {
         for (i, id) in h.userIds.enumerated() {
             guard let o = replay.outcome(userId: id, fixes: h.fixes[i]) else { continue }
             counters.count(o, campaigns: campaigns)
-            try sink.write(Timeline.lines(o, campaigns: campaigns, includeSuppressed: includeSuppressed).joined())
+            let lines = Timeline.lines(o, campaigns: campaigns, includeSuppressed: includeSuppressed)
+            if lines.isEmpty {
+                try sink.write("\(Timestamp.string(o.t0))  nothing happened: \(o.fixCount) point\(o.fixCount == 1 ? "" : "s") up to \(Timestamp.string(o.tEnd)), no region entered and no offer decided\n")
+            }
+            try sink.write(lines.joined())
         }
         try sink.close()
         clock.lap("replay")

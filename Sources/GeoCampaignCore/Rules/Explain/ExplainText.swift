@@ -1,9 +1,13 @@
 /// Wording shared by the explanations: durations, selectors, intervals.
 enum ExplainText {
-    /// `72h`, `1h30m`, `5m`, `45s`, `2m30.5s`, `0s`: hours, minutes and seconds, largest first.
+    /// `72h`, `1h30m`, `5m`, `45s`, `2m30.5s`, `0s`: hours, minutes and seconds, largest first;
+    /// whole weeks as `1w`, whole days of four or more as `5d`, as a marketer writes them.
     static func duration(_ ms: Int64) -> String {
         if ms < 0 { return "-" + duration(-ms) }
         if ms == Int64.max { return "forever" }
+        let day: Int64 = 86_400_000
+        if ms > 0 && ms % (7 * day) == 0 { return "\(ms / (7 * day))w" }
+        if ms >= 4 * day && ms % day == 0 { return "\(ms / day)d" }
         let hours = ms / 3_600_000, minutes = ms / 60_000 % 60, millis = ms % 60_000
         var out = ""
         if hours > 0 { out += "\(hours)h" }
