@@ -4,7 +4,7 @@ import XCTest
 /// The contract's worked example (a copy of spec/examples/conformance-1): events, decisions and
 /// rejects must match the independent implementation's output.
 final class ConformanceTests: XCTestCase {
-    static let dir = BinaryRunner.root.appendingPathComponent("Tests/geocampaignTests/Fixtures/conformance-1")
+    static let dir = BinaryRunner.root.appendingPathComponent("Tests/Data/conformance-1")
 
     private func jsonLines(_ text: String) throws -> [[String: Any]] {
         try text.split(separator: "\n").map { line in

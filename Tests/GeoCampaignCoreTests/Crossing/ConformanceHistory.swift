@@ -5,9 +5,8 @@ import Foundation
 /// names, parses the rest with JSONSerialization, and groups accepted fixes by user (stable by time).
 enum ConformanceHistory {
     /// The conformance example's history, rejects and events: the copy under
-    /// Fixtures/Crossing/conformance-1 (shared/spec/examples/conformance-1, byte for byte).
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/Crossing/conformance-1")
+    /// Tests/Data/conformance-1 (the contract's worked example, byte for byte).
+    static let folder = TestData.url("conformance-1")
 
 
     static func lines(_ name: String) throws -> [String] {

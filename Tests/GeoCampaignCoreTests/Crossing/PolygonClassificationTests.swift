@@ -4,12 +4,11 @@ import XCTest
 /// The polygon fast path (edge chunks, early BAND) against the exact depth, on real polygons:
 /// Zürich's 12 districts (700-1560 vertices each) and OSM multipolygons with holes.
 final class PolygonClassificationTests: XCTestCase {
-    static let places = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/Crossing/places")
+    static let places = TestData.url("places")
 
     static func realPolygons() throws -> [Region] {
-        let districts = try ConformanceHistory.importRegions(url: places.appendingPathComponent("stzh.adm_stadtkreise_a.json"), idProperty: "bezeichnung")
-        let osm = try ConformanceHistory.importRegions(url: places.appendingPathComponent("osm_multipolygons.geojson"))
+        let districts = try ConformanceHistory.importRegions(url: places.appendingPathComponent("zurich/stzh.adm_stadtkreise_a.json"), idProperty: "bezeichnung")
+        let osm = try ConformanceHistory.importRegions(url: places.appendingPathComponent("osm-multipolygons/osm_multipolygons.geojson"))
         return districts + osm
     }
 

@@ -1,11 +1,10 @@
 import XCTest
 @testable import GeoCampaignCore
 
-/// Real GPS tracks (Fixtures/Crossing/tracks, see its README): regions placed where the track
+/// Real GPS tracks (Tests/Data/tracks, see Tests/DATA-SOURCES.md): regions placed where the track
 /// stops find those stops as visits; regions the track only passes find nothing.
 final class RealTrackTests: XCTestCase {
-    static let tracks = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/Crossing/tracks")
+    static let tracks = TestData.url("tracks")
 
     /// Test-only GPX extraction: timed `trkpt`s, by regex (the real GPX reader is History's).
     static func gpxFixes(_ name: String) throws -> [Fix] {
@@ -24,7 +23,7 @@ final class RealTrackTests: XCTestCase {
 
     /// Test-only reader of trackintel's `;` CSV: user_id;tracked_at;latitude;longitude;elevation;accuracy.
     static func googleFixes() throws -> [Fix] {
-        let text = try String(contentsOf: tracks.appendingPathComponent("google_trajectory.csv"), encoding: .utf8)
+        let text = try String(contentsOf: tracks.appendingPathComponent("trackintel/google_trajectory.csv"), encoding: .utf8)
         var out: [Fix] = []
         for line in text.split(separator: "\n").dropFirst() {
             let f = line.split(separator: ";").map(String.init)
@@ -84,7 +83,7 @@ final class RealTrackTests: XCTestCase {
 
     /// Lake Cerknica walk: 296 timed points, 8 s median interval; 9 stops (SOURCES.md).
     func testCerknicaWalkStopsAreVisitsAndPassesAreNot() throws {
-        let fixes = try Self.gpxFixes("cerknicko-jezero.gpx")
+        let fixes = try Self.gpxFixes("gpxpy/cerknicko-jezero.gpx")
         XCTAssertEqual(fixes.count, 296)
         // Points where the walker moved on: no other fix within 80 m for more than 13 s.
         let passes = [Coordinate(lat: 45.756222848, lon: 14.362483202), Coordinate(lat: 45.760427546, lon: 14.362401478)]

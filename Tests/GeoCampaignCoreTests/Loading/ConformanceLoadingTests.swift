@@ -2,7 +2,7 @@ import XCTest
 @testable import GeoCampaignCore
 
 final class LoadingConformanceTests: XCTestCase {
-    static let campaignsDir = "/work/shared/spec/examples/conformance-1/campaigns"
+    static let campaignsDir = TestData.path("conformance-1/campaigns")
 
     func load() throws -> LoadResult {
         try XCTSkipUnless(FileManager.default.fileExists(atPath: Self.campaignsDir), "conformance examples not present")

@@ -2,7 +2,7 @@ import XCTest
 @testable import GeoCampaignCore
 
 final class LoadingJSONParserTests: XCTestCase {
-    static let suite = "/work/shared/data/JSONTestSuite/test_parsing"
+    static let suite = TestData.path("JSONTestSuite/test_parsing")
 
     /// nst/JSONTestSuite: every y_ file parses, every n_ file is rejected, i_ files do not crash.
     func testJSONTestSuite() throws {

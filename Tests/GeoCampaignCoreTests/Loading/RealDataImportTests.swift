@@ -3,7 +3,7 @@ import XCTest
 
 /// Real public GeoJSON (shared/data/places) imports without errors.
 final class LoadingRealDataImportTests: XCTestCase {
-    static let places = "/work/shared/data/places"
+    static let places = TestData.path("places")
 
     func testZurichAndOSMImports() throws {
         try XCTSkipUnless(FileManager.default.fileExists(atPath: Self.places), "shared places data not present")

@@ -4,7 +4,7 @@ import XCTest
 /// Runs the parser over every case of the yaml-test-suite (unpacked to a temporary folder): no
 /// crash, every problem at a real position, valid single-document cases parsed.
 final class LoadingYAMLTestSuiteTests: XCTestCase {
-    static let tarball = "/work/shared/data/yaml-test-suite/yaml-test-suite-data-2022-01-17.tar.gz"
+    static let tarball = TestData.path("yaml-test-suite/yaml-test-suite-data-2022-01-17.tar.gz")
 
     func testNoCrashAndSensiblePositions() throws {
         try XCTSkipUnless(FileManager.default.fileExists(atPath: Self.tarball), "yaml-test-suite not present")

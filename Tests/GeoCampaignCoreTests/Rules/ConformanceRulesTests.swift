@@ -104,7 +104,8 @@ final class ConformanceRulesTests: XCTestCase {
     }
 
     static func jsonLines(_ name: String) throws -> [[String: Any]] {
-        let text = try String(contentsOf: fixtures.appendingPathComponent(name), encoding: .utf8)
+        let dir = name == "timelines.jsonl" ? fixtures : TestData.url("conformance-1")
+        let text = try String(contentsOf: dir.appendingPathComponent(name), encoding: .utf8)
         return try text.split(separator: "\n").map { line in
             try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         }
