@@ -60,3 +60,17 @@ final class ConformanceTests: XCTestCase {
         XCTAssertEqual(got, want)
     }
 }
+
+/// `--threads` changes the speed, never the output.
+final class ThreadCountTests: XCTestCase {
+    func testThreadsOneAndTwoGiveIdenticalOutput() throws {
+        for command in [["evaluate", "--include-suppressed"], ["events"]] {
+            let args = command + ["--campaigns", "campaigns", "--history", "history.jsonl", "--quiet"]
+            let one = try BinaryRunner.run(args + ["--threads", "1"], cwd: ConformanceTests.dir)
+            let two = try BinaryRunner.run(args + ["--threads", "2"], cwd: ConformanceTests.dir)
+            XCTAssertEqual(one.status, 0, one.stderr)
+            XCTAssertFalse(one.stdout.isEmpty)
+            XCTAssertEqual(one.stdout, two.stdout, command[0])
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import Dispatch
+import Foundation
+
+extension Replay {
+    /// Replays users as a producer hands them over (input grouped by user, `--sorted`): blocks of
+    /// users are computed on `options.threads` worker threads while the producer reads on, and
+    /// written in input order. At most a few blocks are in flight, so memory stays bounded by the
+    /// largest user and the block size, not by the input.
+    /// - Parameters:
+    ///   - produce: called once on the calling thread; it calls its argument with each user's id and
+    ///     time-ordered fixes, in input order.
+    ///   - render: turns one user's outcome into output bytes and adds to the block's counters.
+    ///   - sink: receives the blocks' bytes in input order, on the calling thread.
+    /// - Returns: the counters of all blocks added up.
+    /// - Complexity: O(total fixes) time; memory O(largest user + block size x blocks in flight).
+    public func runStreaming(produce: ((String, [Fix]) throws -> Void) throws -> Void,
+                             render: @escaping @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8],
+                             sink: @escaping ([UInt8]) throws -> Void) throws -> ReplayCounters {
+        let results = StreamResults()
+        let inFlight = DispatchSemaphore(value: 2 * options.threads)
+        let workers = DispatchQueue(label: "geocampaign.replay", attributes: .concurrent)
+        let group = DispatchGroup()
+        var total = ReplayCounters()
+        var written = 0
+        var submitted = 0
+        var block: [(String, [Fix])] = []
+        var blockFixes = 0
+
+        func drain(waitingFor last: Int) throws {
+            while written < last {
+                let (bytes, counters) = results.wait(written)
+                total.add(counters)
+                try sink(bytes)
+                inFlight.signal()
+                written += 1
+            }
+        }
+        func submit() throws {
+            guard !block.isEmpty else { return }
+            let users = block, number = submitted
+            block = []
+            blockFixes = 0
+            submitted += 1
+            while inFlight.wait(timeout: .now()) == .timedOut {
+                try drain(waitingFor: written + 1)
+            }
+            workers.async(group: group) { [self] in
+                var out: [UInt8] = []
+                var local = ReplayCounters()
+                for (id, fixes) in users {
+                    if let o = self.outcome(userId: id, fixes: fixes) { out += render(o, &local) }
+                }
+                results.finish(number, bytes: out, counters: local)
+            }
+            try drain(waitingFor: results.readyPrefix(from: written))
+        }
+        do {
+            try produce { id, fixes in
+                block.append((id, fixes))
+                blockFixes += fixes.count
+                if block.count >= 256 || blockFixes >= 65_536 { try submit() }
+            }
+            try submit()
+            try drain(waitingFor: submitted)
+        } catch {
+            group.wait()
+            throw error
+        }
+        group.wait()
+        return total
+    }
+}
+
+/// Finished blocks of a streaming replay, keyed by block number.
+final class StreamResults: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var done: [Int: ([UInt8], ReplayCounters)] = [:]
+
+    func finish(_ block: Int, bytes: [UInt8], counters: ReplayCounters) {
+        condition.lock()
+        done[block] = (bytes, counters)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits for `block` and removes its result.
+    func wait(_ block: Int) -> ([UInt8], ReplayCounters) {
+        condition.lock()
+        defer { condition.unlock() }
+        while done[block] == nil { condition.wait() }
+        return done.removeValue(forKey: block) ?? ([], ReplayCounters())
+    }
+
+    /// The first block number at or after `first` that is not finished yet.
+    func readyPrefix(from first: Int) -> Int {
+        condition.lock()
+        defer { condition.unlock() }
+        var n = first
+        while done[n] != nil { n += 1 }
+        return n
+    }
+}

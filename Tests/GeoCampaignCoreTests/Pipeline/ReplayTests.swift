@@ -1,0 +1,86 @@
+import XCTest
+@testable import GeoCampaignCore
+
+/// The replay's output does not depend on the thread count or on streaming.
+final class ReplayTests: XCTestCase {
+    private func example() throws -> (CampaignSet, History) {
+        let loaded = CampaignLoader().load(paths: [TestData.path("conformance-1/campaigns")])
+        XCTAssertFalse(loaded.hasErrors)
+        let builder = HistoryBuilder()
+        try builder.read(path: TestData.path("conformance-1/history.jsonl"))
+        return (loaded.campaignSet, builder.finish())
+    }
+
+    private func render(_ campaigns: CampaignSet) -> @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8] {
+        let writer = DecisionsWriter(format: .jsonl, includeSuppressed: true)
+        let events = EventsWriter(campaigns: campaigns)
+        return { o, c in
+            c.count(o, campaigns: campaigns)
+            var out: [UInt8] = []
+            events.append(o, to: &out)
+            writer.append(o, campaigns: campaigns, to: &out)
+            return out
+        }
+    }
+
+    private func runAll(_ campaigns: CampaignSet, _ history: History, threads: Int) -> ([UInt8], ReplayCounters) {
+        let replay = Replay(campaigns: campaigns, options: .init(threads: threads))
+        var bytes: [UInt8] = []
+        let counters = replay.run(history: history, render: render(campaigns)) { bytes += $0 }
+        return (bytes, counters)
+    }
+
+    func testOutputIsIdenticalForAnyThreadCount() throws {
+        let (campaigns, history) = try example()
+        let (one, c1) = runAll(campaigns, history, threads: 1)
+        XCTAssertEqual(c1.users, 30)
+        XCTAssertEqual(c1.events, 510)
+        XCTAssertEqual(c1.decisions.values.reduce(0, +), 181)
+        for threads in [2, 3, 8] {
+            let (many, c) = runAll(campaigns, history, threads: threads)
+            XCTAssertEqual(many, one, "threads \(threads)")
+            XCTAssertEqual(c.triggers, c1.triggers)
+        }
+    }
+
+    func testStreamingGivesTheSameBytesInInputOrder() throws {
+        let (campaigns, history) = try example()
+        let (expected, counters) = runAll(campaigns, history, threads: 1)
+        let order = history.userIds.indices.sorted { history.userIds[$0].utf8.lexicographicallyPrecedes(history.userIds[$1].utf8) }
+        for threads in [1, 2] {
+            let replay = Replay(campaigns: campaigns, options: .init(threads: threads))
+            let box = ByteBox()
+            let c = try replay.runStreaming(produce: { emit in
+                for i in order { try emit(history.userIds[i], history.fixes[i]) }
+            }, render: render(campaigns), sink: { box.bytes += $0 })
+            XCTAssertEqual(box.bytes, expected, "threads \(threads)")
+            XCTAssertEqual(c.users, counters.users)
+        }
+    }
+
+    func testStreamingStopsWhenTheProducerThrows() throws {
+        struct Broken: Error {}
+        let (campaigns, history) = try example()
+        let replay = Replay(campaigns: campaigns, options: .init(threads: 2))
+        XCTAssertThrowsError(try replay.runStreaming(produce: { emit in
+            try emit(history.userIds[0], history.fixes[0])
+            throw Broken()
+        }, render: render(campaigns), sink: { _ in })) { XCTAssertTrue($0 is Broken) }
+    }
+
+    func testUntilDropsLaterFixesAndMovesTheEndOfTheTimeline() throws {
+        let (campaigns, history) = try example()
+        let i = try XCTUnwrap(history.fixes.firstIndex { $0.count > 10 })
+        let fixes = history.fixes[i]
+        let until = fixes[5].time
+        let replay = Replay(campaigns: campaigns, options: .init(untilMs: until, threads: 1))
+        let o = try XCTUnwrap(replay.outcome(userId: history.userIds[i], fixes: fixes))
+        XCTAssertEqual(o.tEnd, until)
+        XCTAssertEqual(o.fixCount, fixes.filter { $0.time <= until }.count)
+        XCTAssertNil(Replay(campaigns: campaigns, options: .init(untilMs: fixes[0].time - 1)).outcome(userId: "x", fixes: fixes))
+    }
+}
+
+private final class ByteBox: @unchecked Sendable {
+    var bytes: [UInt8] = []
+}
