@@ -14,10 +14,8 @@ enum CampaignLoading {
         return result
     }
 
-    /// Throws exit 66 naming the first campaign path that cannot be opened.
+    /// Throws exit 66 when a campaign path cannot be opened (its diagnostic names it).
     static func check(_ result: LoadResult) throws {
-        if let path = result.unreadablePaths.first {
-            throw CLIError.noInput(path, "cannot be opened as a campaign folder or file")
-        }
+        if !result.unreadablePaths.isEmpty { throw CLIError.silent(.noInput) }
     }
 }

@@ -20,6 +20,10 @@ struct CLIError: Error {
     static func noInput(_ path: String, _ why: String = "cannot be opened") -> CLIError {
         CLIError(message: "\(path): \(why)", code: .noInput)
     }
+    /// An exit status whose message was already printed (e.g. as diagnostics).
+    static func silent(_ code: ExitCode) -> CLIError {
+        CLIError(message: "", code: code)
+    }
     static func data(_ message: String) -> CLIError {
         CLIError(message: message, code: .dataError)
     }

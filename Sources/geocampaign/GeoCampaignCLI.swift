@@ -35,7 +35,7 @@ enum GeoCampaignCLI {
             return try run(type, rest)
         } catch let e as CLIError {
             fflush(stdout)
-            Console.err("error: \(e.message)\n")
+            if !e.message.isEmpty { Console.err("error: \(e.message)\n") }
             if let u = e.usage { Console.err("usage: \(u)\n") }
             return e.code
         } catch {
