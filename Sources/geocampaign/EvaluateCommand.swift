@@ -32,6 +32,7 @@ struct EvaluateCommand: Command {
         clock.lap("read")
         let replay = Replay(campaigns: campaigns, options: .init(untilMs: history.untilMs, threads: history.threads))
         let sink = try OutputSink(path: history.output)
+        let progress = ProgressLine(quiet: history.quiet)
         if writer.format == .csv { try sink.write(DecisionsWriter.csvHeader) }
         let writer = self.writer
         let counters = try replay.run(history: h, render: { o, c in
@@ -39,7 +40,10 @@ struct EvaluateCommand: Command {
             var out: [UInt8] = []
             writer.append(o, campaigns: campaigns, to: &out)
             return out
-        }, sink: sink.write)
+        }, sink: sink.write, progress: { users, all, fixes in
+            progress.rate("replay", fixes: fixes, fraction: Double(users) / Double(max(1, all)))
+        })
+        progress.finish()
         try sink.close()
         clock.lap("replay")
         if !history.quiet { Summary.print(stats: stats, counters: counters, clock: clock, decisions: true) }

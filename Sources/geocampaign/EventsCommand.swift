@@ -23,13 +23,17 @@ struct EventsCommand: Command {
         clock.lap("read")
         let replay = Replay(campaigns: campaigns, options: .init(untilMs: history.untilMs, threads: history.threads, evaluateRules: false))
         let sink = try OutputSink(path: history.output)
+        let progress = ProgressLine(quiet: history.quiet)
         let writer = EventsWriter(campaigns: campaigns)
         let counters = try replay.run(history: h, render: { o, c in
             c.count(o, campaigns: campaigns)
             var out: [UInt8] = []
             writer.append(o, to: &out)
             return out
-        }, sink: sink.write)
+        }, sink: sink.write, progress: { users, all, fixes in
+            progress.rate("replay", fixes: fixes, fraction: Double(users) / Double(max(1, all)))
+        })
+        progress.finish()
         try sink.close()
         clock.lap("replay")
         if !history.quiet { Summary.print(stats: stats, counters: counters, clock: clock, decisions: false) }

@@ -80,9 +80,11 @@ public final class Replay: @unchecked Sendable {
     /// - Parameters:
     ///   - render: turns one user's outcome into output bytes and adds to the block's counters.
     ///   - sink: receives the blocks' bytes in user order, on the calling thread.
+    ///   - progress: called on the calling thread after each block with (users done, users in all, fixes done).
     /// - Returns: the counters of all blocks added up.
     public func run(history: History, render: @escaping @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8],
-                    sink: ([UInt8]) throws -> Void) rethrows -> ReplayCounters {
+                    sink: ([UInt8]) throws -> Void,
+                    progress: ((Int, Int, Int) -> Void)? = nil) rethrows -> ReplayCounters {
         let order = history.userIds.indices.sorted { a, b in
             history.userIds[a].utf8.lexicographicallyPrecedes(history.userIds[b].utf8)
         }
@@ -109,6 +111,7 @@ public final class Replay: @unchecked Sendable {
             let (bytes, counters) = blocks.wait(b)
             total.add(counters)
             try sink(bytes)
+            progress?(min(order.count, (b + 1) * blockSize), order.count, total.fixes)
         }
         group.wait()
         return total
