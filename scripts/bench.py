@@ -24,7 +24,7 @@ def data_dir(size, regions=None):
     name = size if regions is None else f"{size}-r{regions}"
     d = os.path.join(root, "bench-data", name)
     if not os.path.exists(os.path.join(d, "history.jsonl")):
-        cmd = [sys.executable, os.path.join(here, "gen_bench.py"), "--size", size, "--out", d]
+        cmd = [sys.executable, os.path.join(here, "gen_bench.py"), "--size", size, "--out", os.path.dirname(d)]
         if regions is not None:
             cmd += ["--regions", str(regions)]
         t = time.time()
