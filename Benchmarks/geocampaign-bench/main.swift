@@ -1,10 +1,10 @@
 import Foundation
 import GeoCampaignCore
 
-/// `geocampaign-bench reader FILE [FILE ...]`: reads JSON Lines histories with the real reader and
+/// `geocampaign-bench reader [--threads N] FILE [FILE ...]`: reads JSON Lines histories with the real reader and
 /// prints lines/s and the peak resident memory.
 func usage() -> Never {
-    FileHandle.standardError.write("usage: geocampaign-bench reader FILE [FILE ...]\n".data(using: .utf8) ?? Data())
+    FileHandle.standardError.write("usage: geocampaign-bench reader [--threads N] FILE [FILE ...]\n".data(using: .utf8) ?? Data())
     exit(64)
 }
 
@@ -14,15 +14,22 @@ func peakRSSMiB() -> Double {
     return Double(usage.ru_maxrss) / 1024
 }
 
-/// CPU time of this thread in seconds (less sensitive than wall time to other load on the machine).
+/// CPU time of the process (all threads) in seconds (less sensitive than wall time to other load on the machine).
 func threadCPUSeconds() -> Double {
     var ts = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
 
-func benchReader(_ paths: [String]) -> Int32 {
+func benchReader(_ arguments: [String]) -> Int32 {
+    var paths = arguments
     let builder = HistoryBuilder()
+    if paths.count >= 2 && paths[0] == "--threads" {
+        guard let n = Int(paths[1]), n >= 1 else { usage() }
+        builder.threads = n
+        paths.removeFirst(2)
+    }
+    if paths.isEmpty { usage() }
     let t0 = DispatchTime.now().uptimeNanoseconds
     let c0 = threadCPUSeconds()
     do {
@@ -42,10 +49,10 @@ func benchReader(_ paths: [String]) -> Int32 {
     print("reader: \(s.linesRead) lines, \(s.fixesAccepted) fixes, \(s.totalRejected) rejected, \(history.userCount) users")
     print(String(format: "wall: %.3f s = %.2f M lines/s; with sort: %.3f s = %.2f M lines/s",
                  readSec, Double(s.linesRead) / readSec / 1e6, totalSec, Double(s.linesRead) / totalSec / 1e6))
-    print(String(format: "cpu:  %.3f s = %.2f M lines/s; with sort: %.3f s = %.2f M lines/s",
+    print(String(format: "cpu (all threads): %.3f s = %.2f M lines/s; with sort: %.3f s = %.2f M lines/s",
                  c1 - c0, Double(s.linesRead) / (c1 - c0) / 1e6, c2 - c0, Double(s.linesRead) / (c2 - c0) / 1e6))
-    print(String(format: "peak RSS: %.1f MiB, cores: %d (reader uses 1)", peakRSSMiB(),
-                 ProcessInfo.processInfo.activeProcessorCount))
+    print(String(format: "peak RSS: %.1f MiB, cores: %d (reader uses %d)", peakRSSMiB(),
+                 ProcessInfo.processInfo.activeProcessorCount, builder.threads))
     return 0
 }
 

@@ -95,6 +95,19 @@ final class UserInterner {
         String(decoding: arena[starts[i]..<starts[i + 1]], as: UTF8.self)
     }
 
+    /// Calls `body` with the UTF-8 bytes of id `i` (a pointer and a count).
+    func withBytes<R>(_ i: Int, _ body: (UnsafePointer<UInt8>, Int) throws -> R) rethrows -> R {
+        let s = starts[i], n = starts[i + 1] - s
+        return try arena.withUnsafeBufferPointer { a in
+            // An empty arena has no base address; a NUL byte stands in for the empty id.
+            guard let base = a.baseAddress else {
+                var zero: UInt8 = 0
+                return try body(&zero, 0)
+            }
+            return try body(base + s, n)
+        }
+    }
+
     /// The raw UTF-8 bytes of id `i`.
     func bytes(_ i: Int) -> ArraySlice<UInt8> { arena[starts[i]..<starts[i + 1]] }
 }
