@@ -3,7 +3,7 @@ import XCTest
 @testable import GeoCampaignCore
 
 /// The parallel JSON Lines reader gives exactly the history, counters and rejects of one thread.
-final class ParallelReadingTests: XCTestCase {
+final class HistoryParallelReadingTests: XCTestCase {
     var tempFiles: [String] = []
 
     override func tearDown() {
