@@ -40,6 +40,7 @@ func benchReader(_ arguments: [String]) -> Int32 {
     }
     let t1 = DispatchTime.now().uptimeNanoseconds
     let c1 = threadCPUSeconds()
+    let peakAfterRead = peakRSSMiB()
     let history = builder.finish()
     let t2 = DispatchTime.now().uptimeNanoseconds
     let c2 = threadCPUSeconds()
@@ -51,7 +52,7 @@ func benchReader(_ arguments: [String]) -> Int32 {
                  readSec, Double(s.linesRead) / readSec / 1e6, totalSec, Double(s.linesRead) / totalSec / 1e6))
     print(String(format: "cpu (all threads): %.3f s = %.2f M lines/s; with sort: %.3f s = %.2f M lines/s",
                  c1 - c0, Double(s.linesRead) / (c1 - c0) / 1e6, c2 - c0, Double(s.linesRead) / (c2 - c0) / 1e6))
-    print(String(format: "peak RSS: %.1f MiB, cores: %d (reader uses %d)", peakRSSMiB(),
+    print(String(format: "peak RSS: %.1f MiB after reading, %.1f MiB after grouping, cores: %d (reader uses %d)", peakAfterRead, peakRSSMiB(),
                  ProcessInfo.processInfo.activeProcessorCount, builder.threads))
     return 0
 }

@@ -40,8 +40,8 @@ public final class HistoryBuilder {
     /// number of each, the count per user number, and (when its users were interned apart) the
     /// builder's user number of each of its own.
     struct Segment {
-        var fixes: [Fix]
-        var owners: [Int32]
+        var fixes: MappedColumn<Fix>
+        var owners: MappedColumn<Int32>
         var counts: [Int]
         var map: [Int32]?
     }
@@ -131,8 +131,6 @@ public final class HistoryBuilder {
     private func keep(_ chunk: HistoryChunk, map: [Int32]?) {
         stats.add(chunk.stats)
         segments.append(Segment(fixes: chunk.fixes, owners: chunk.owners, counts: chunk.counts, map: map))
-        chunk.fixes = []
-        chunk.owners = []
     }
 
     /// Reads the regular file open as `fd` in `parts` parts at once, then merges them in file order.
@@ -265,63 +263,56 @@ public final class HistoryBuilder {
                 for (u, c) in seg.counts.enumerated() { total[u] += c }
             }
         }
-        // One exact-size buffer per user, filled part by part (each part freed once copied).
-        let buffers = (0..<users).map { u -> UnsafeMutablePointer<Fix>? in
-            total[u] > 0 ? UnsafeMutablePointer<Fix>.allocate(capacity: total[u]) : nil
-        }
-        var filled = [Int](repeating: 0, count: users)
-        for i in segments.indices {
-            let seg = segments[i]
-            segments[i] = Segment(fixes: [], owners: [], counts: [], map: nil)
-            HistoryBuilder.scatter(seg, into: buffers, filled: &filled)
+        // Counting sort of every fix into one scratch array, part by part (each part freed once
+        // copied); then one exact-size array per user, the scratch handed back as it is copied.
+        var start = [Int](repeating: 0, count: users + 1)
+        for u in 0..<users { start[u + 1] = start[u] + total[u] }
+        let scratch = MappedColumn<Fix>(zeroed: start[users])
+        var filled = start
+        for seg in segments {
+            HistoryBuilder.scatter(seg, into: scratch.base, filled: &filled)
         }
         segments = []
         var ids: [String] = []
         var groups: [[Fix]] = []
-        for u in 0..<users {
-            guard let buffer = buffers[u] else { continue }
-            let n = total[u]
+        for u in 0..<users where total[u] > 0 {
+            let n = total[u], from = scratch.base + start[u]
             ids.append(interner.string(u))
             var g = [Fix](unsafeUninitializedCapacity: n) { out, initialized in
-                if let base = out.baseAddress { base.moveInitialize(from: buffer, count: n) }
+                if let base = out.baseAddress { base.initialize(from: from, count: n) }
                 initialized = n
             }
-            buffer.deallocate()
+            scratch.release(below: start[u + 1])
             HistoryBuilder.stableSortByTime(&g)
             groups.append(g)
         }
         return History(userIds: ids, fixes: groups, stats: stats)
     }
 
-    /// Copies the fixes of `seg` to the end of their user's buffer.
-    private static func scatter(_ seg: Segment, into buffers: [UnsafeMutablePointer<Fix>?], filled: inout [Int]) {
-        seg.fixes.withUnsafeBufferPointer { src in
-            seg.owners.withUnsafeBufferPointer { own in
-                buffers.withUnsafeBufferPointer { bufs in
-                    filled.withUnsafeMutableBufferPointer { fill in
-                        if let map = seg.map {
-                            map.withUnsafeBufferPointer { m in
-                                for k in 0..<src.count {
-                                    let u = Int(m[Int(own[k])])
-                                    if let b = bufs[u] {
-                                        (b + fill[u]).initialize(to: src[k])
-                                        fill[u] += 1
-                                    }
-                                }
-                            }
-                        } else {
-                            for k in 0..<src.count {
-                                let u = Int(own[k])
-                                if let b = bufs[u] {
-                                    (b + fill[u]).initialize(to: src[k])
-                                    fill[u] += 1
-                                }
-                            }
-                        }
+    /// Copies the fixes of `seg` to their user's next place in `out` (`filled[u]`), handing
+    /// back the part's memory as it goes.
+    private static func scatter(_ seg: Segment, into out: UnsafeMutablePointer<Fix>, filled: inout [Int]) {
+        let src = seg.fixes.base, own = seg.owners.base, count = seg.fixes.count
+        let step = 1 << 16
+        let identity: [Int32] = seg.map == nil ? Array(0..<Int32(seg.counts.count)) : []
+        filled.withUnsafeMutableBufferPointer { fill in
+            (seg.map ?? identity).withUnsafeBufferPointer { m in
+                var k = 0
+                while k < count {
+                    let stop = min(count, k + step)
+                    while k < stop {
+                        let u = Int(m[Int(own[k])])
+                        (out + fill[u]).initialize(to: src[k])
+                        fill[u] += 1
+                        k += 1
                     }
+                    seg.fixes.release(below: k)
+                    seg.owners.release(below: k)
                 }
             }
         }
+        seg.fixes.releaseAll()
+        seg.owners.releaseAll()
     }
 
     /// Parses an RFC 3339 instant with offset (for `--until` and `--start`); see `RFC3339.parse`.

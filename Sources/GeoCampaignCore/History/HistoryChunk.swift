@@ -8,8 +8,8 @@ final class HistoryChunk {
     let interner: UserInterner
     private let until: Int64?
     /// Every kept fix in input order, and the user number of each (in `interner`).
-    @exclusivity(unchecked) var fixes: [Fix] = []
-    @exclusivity(unchecked) var owners: [Int32] = []
+    let fixes: MappedColumn<Fix>
+    let owners: MappedColumn<Int32>
     /// Kept fixes per user number.
     @exclusivity(unchecked) var counts: [Int] = []
     /// Counters of this chunk.
@@ -28,11 +28,9 @@ final class HistoryChunk {
         self.until = until
         self.collectRejects = collectRejects
         counts = Array(repeating: 0, count: interner.count)
-        if expectedFixes > 0 {
-            // Capacity beyond what is used is address space only: its pages are never touched.
-            fixes.reserveCapacity(expectedFixes)
-            owners.reserveCapacity(expectedFixes)
-        }
+        // Capacity beyond what is used is address space only: its pages are never touched.
+        fixes = MappedColumn(capacity: expectedFixes)
+        owners = MappedColumn(capacity: expectedFixes)
     }
 
     /// Parses one line; a reject goes to `onReject` (when not collected).
