@@ -32,6 +32,8 @@ public final class HistoryBuilder {
 
     /// Files smaller than this are read on one thread.
     var parallelMinBytes = 1 << 20
+    /// Histories with fewer fixes are grouped on one thread.
+    var parallelMinFixes = 1 << 16
 
     /// Counters so far.
     @exclusivity(unchecked) public private(set) var stats = HistoryStats()
@@ -267,24 +269,84 @@ public final class HistoryBuilder {
         // copied); then one exact-size array per user, the scratch handed back as it is copied.
         var start = [Int](repeating: 0, count: users + 1)
         for u in 0..<users { start[u + 1] = start[u] + total[u] }
-        let scratch = MappedColumn<Fix>(zeroed: start[users])
+        let all = start[users]
+        let workers = all >= parallelMinFixes ? max(1, threads) : 1
+        let scratch = MappedColumn<Fix>(zeroed: all)
         var filled = start
-        for seg in segments {
-            HistoryBuilder.scatter(seg, into: scratch.base, filled: &filled)
+        var i = 0
+        while i < segments.count {
+            let batch = Array(segments[i..<min(segments.count, i + workers)])
+            i += batch.count
+            if batch.count == 1 {
+                HistoryBuilder.scatter(batch[0], into: scratch.base, filled: &filled)
+                continue
+            }
+            // Each part of the batch starts where the parts before it end, user by user.
+            var froms: [[Int]] = []
+            for seg in batch {
+                froms.append(filled)
+                if let map = seg.map {
+                    for (l, c) in seg.counts.enumerated() { filled[Int(map[l])] += c }
+                } else {
+                    for (u, c) in seg.counts.enumerated() { filled[u] += c }
+                }
+            }
+            let base = scratch.base
+            DispatchQueue.concurrentPerform(iterations: batch.count) { b in
+                var mine = froms[b]
+                HistoryBuilder.scatter(batch[b], into: base, filled: &mine)
+            }
         }
         segments = []
+        // Users in `workers` runs of about equal fix counts, each run built by one thread.
+        var runs = [0]
+        for w in 1..<workers {
+            var u = runs[w - 1]
+            while u < users && start[u] < all / workers * w { u += 1 }
+            runs.append(u)
+        }
+        runs.append(users)
+        let out = UnsafeMutablePointer<([String], [[Fix]])>.allocate(capacity: workers)
+        out.initialize(repeating: ([], []), count: workers)
+        defer {
+            out.deinitialize(count: workers)
+            out.deallocate()
+        }
+        let interner = self.interner
+        let build = { (w: Int) in
+            var ids: [String] = []
+            var groups: [[Fix]] = []
+            var released = start[runs[w]]
+            for u in runs[w]..<runs[w + 1] where total[u] > 0 {
+                let n = total[u], from = scratch.base + start[u]
+                ids.append(interner.string(u))
+                var g = [Fix](unsafeUninitializedCapacity: n) { out, initialized in
+                    if let base = out.baseAddress { base.initialize(from: from, count: n) }
+                    initialized = n
+                }
+                if start[u + 1] - released >= 1 << 15 {
+                    scratch.releasePages(from: released, to: start[u + 1])
+                    released = start[u + 1]
+                }
+                HistoryBuilder.stableSortByTime(&g)
+                groups.append(g)
+            }
+            out[w] = (ids, groups)
+        }
+        if workers == 1 {
+            build(0)
+        } else {
+            DispatchQueue.concurrentPerform(iterations: workers) { w in build(w) }
+        }
+        scratch.releaseAll()
         var ids: [String] = []
         var groups: [[Fix]] = []
-        for u in 0..<users where total[u] > 0 {
-            let n = total[u], from = scratch.base + start[u]
-            ids.append(interner.string(u))
-            var g = [Fix](unsafeUninitializedCapacity: n) { out, initialized in
-                if let base = out.baseAddress { base.initialize(from: from, count: n) }
-                initialized = n
-            }
-            scratch.release(below: start[u + 1])
-            HistoryBuilder.stableSortByTime(&g)
-            groups.append(g)
+        ids.reserveCapacity(users)
+        groups.reserveCapacity(users)
+        for w in 0..<workers {
+            ids += out[w].0
+            groups += out[w].1
+            out[w] = ([], [])
         }
         return History(userIds: ids, fixes: groups, stats: stats)
     }

@@ -85,6 +85,16 @@ final class MappedColumn<Element> {
         }
     }
 
+    /// Hands back the whole pages inside elements `from..<to` (they must not be read again).
+    /// Unlike `release(below:)`, safe to call from several threads on disjoint ranges.
+    func releasePages(from: Int, to: Int) {
+        guard mapped else { return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let lo = (from * MemoryLayout<Element>.stride + page - 1) / page * page
+        let hi = (to * MemoryLayout<Element>.stride) / page * page
+        if hi > lo { madvise(UnsafeMutableRawPointer(base) + lo, hi - lo, Int32(MADV_DONTNEED)) }
+    }
+
     /// Hands back every page; the column is empty and must not be used again.
     func releaseAll() {
         if mapped { madvise(UnsafeMutableRawPointer(base), capacity * MemoryLayout<Element>.stride, Int32(MADV_DONTNEED)) }

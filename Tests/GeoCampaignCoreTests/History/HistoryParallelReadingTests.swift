@@ -38,6 +38,7 @@ final class HistoryParallelReadingTests: XCTestCase {
         let builder = HistoryBuilder(until: until)
         builder.threads = threads
         builder.parallelMinBytes = 0
+        builder.parallelMinFixes = 0
         var rejects: [RejectedLine] = []
         builder.onReject = { rejects.append($0) }
         for p in paths { try builder.read(path: p) }
