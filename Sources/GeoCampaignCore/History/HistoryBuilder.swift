@@ -53,6 +53,8 @@ public final class HistoryBuilder {
     private let interner = UserInterner()
     private let meter = ProgressMeter()
     @exclusivity(unchecked) private var segments: [Segment] = []
+    /// Where files read on one thread go, until a file read on several threads comes.
+    private var tail: HistoryChunk?
 
     /// The number of cores.
     public static var defaultThreads: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
@@ -113,11 +115,11 @@ public final class HistoryBuilder {
         stats.files += 1
         meter.begin(path: path, total: size, callback: progress)
         if regular && path != "-" && threads > 1 && size >= parallelMinBytes {
+            closeTail()
             try readParallel(fd: fd, path: path, size: size, parts: threads, meter: meter)
         } else {
-            let chunk = HistoryChunk(fields: fields, until: until, interner: interner, collectRejects: false,
-                                     expectedFixes: size / HistoryBuilder.minLineBytes)
-            defer { keep(chunk, map: nil) }
+            let chunk = sequentialChunk(expectedFixes: size / HistoryBuilder.minLineBytes)
+            defer { absorbStats(chunk) }
             let reader = BlockLineReader(fd: fd, path: path)
             if meter.isActive { reader.onBytes = { [meter] in meter.add($0) } }
             let handler = onReject
@@ -133,6 +135,29 @@ public final class HistoryBuilder {
     private func keep(_ chunk: HistoryChunk, map: [Int32]?) {
         stats.add(chunk.stats)
         segments.append(Segment(fixes: chunk.fixes, owners: chunk.owners, counts: chunk.counts, map: map))
+    }
+
+    /// The chunk that files read on this thread append to (one for consecutive such files, so
+    /// that many small files do not cost a segment each).
+    private func sequentialChunk(expectedFixes: Int) -> HistoryChunk {
+        if let t = tail { return t }
+        let t = HistoryChunk(fields: fields, until: until, interner: interner, collectRejects: false,
+                             expectedFixes: expectedFixes)
+        tail = t
+        return t
+    }
+
+    /// Moves the counters of the sequential chunk to the builder's.
+    private func absorbStats(_ chunk: HistoryChunk) {
+        stats.add(chunk.stats)
+        chunk.stats = HistoryStats()
+    }
+
+    /// Ends the sequential chunk: its fixes become a segment (before any that follow).
+    private func closeTail() {
+        guard let t = tail else { return }
+        tail = nil
+        segments.append(Segment(fixes: t.fixes, owners: t.owners, counts: t.counts, map: nil))
     }
 
     /// Reads the regular file open as `fd` in `parts` parts at once, then merges them in file order.
@@ -212,8 +237,8 @@ public final class HistoryBuilder {
             lines.append((s, i)); s = i + 1
         }
         if s < bytes.count { lines.append((s, bytes.count)) }
-        let chunk = HistoryChunk(fields: fields, until: until, interner: interner, collectRejects: false)
-        defer { keep(chunk, map: nil) }
+        let chunk = sequentialChunk(expectedFixes: 0)
+        defer { absorbStats(chunk) }
         let handler = onReject
         // A trailing NUL keeps the buffer non-empty; it is never part of a line.
         let padded = bytes + [0]
@@ -238,8 +263,8 @@ public final class HistoryBuilder {
             guard let base = b.baseAddress else { return 0 }
             return interner.intern(base, b.count - 1)
         }
-        let chunk = HistoryChunk(fields: fields, until: until, interner: interner, collectRejects: false)
-        defer { keep(chunk, map: nil) }
+        let chunk = sequentialChunk(expectedFixes: 0)
+        defer { absorbStats(chunk) }
         for item in result.items {
             chunk.stats.linesRead += 1
             switch item {
@@ -256,6 +281,7 @@ public final class HistoryBuilder {
     /// history. Users without any kept fix are left out. The builder is spent.
     /// - Complexity: O(n) to group, plus O(k log k) per user whose k fixes were out of order.
     public func finish() -> History {
+        closeTail()
         let users = interner.count
         var total = [Int](repeating: 0, count: users)
         for seg in segments {

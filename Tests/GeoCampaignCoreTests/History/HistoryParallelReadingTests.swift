@@ -34,10 +34,10 @@ final class HistoryParallelReadingTests: XCTestCase {
     }
 
     /// Reads `paths` in sequence with `threads` threads, every file split (no size threshold).
-    func read(_ paths: [String], threads: Int, until: Int64? = nil) throws -> Result {
+    func read(_ paths: [String], threads: Int, until: Int64? = nil, minBytes: Int = 0) throws -> Result {
         let builder = HistoryBuilder(until: until)
         builder.threads = threads
-        builder.parallelMinBytes = 0
+        builder.parallelMinBytes = minBytes
         builder.parallelMinFixes = 0
         var rejects: [RejectedLine] = []
         builder.onReject = { rejects.append($0) }
@@ -97,6 +97,12 @@ final class HistoryParallelReadingTests: XCTestCase {
                 XCTAssertEqual(many, one, "\(name), \(t) threads")
             }
         }
+        // Small files (and a GPX track) read on one thread between files read on several.
+        let gpx = HistoryTestPaths.fixture("mixed-times.gpx")
+        let mixed = [c, a, oneLine, gpx, b, empty, c, gpx, a]
+        let one = try read(mixed, threads: 1)
+        XCTAssertEqual(try read(mixed, threads: 3, minBytes: 20_000), one, "mixed sizes")
+        XCTAssertEqual(try read(mixed, threads: 2, minBytes: 1 << 30), one, "all on one thread")
         // The generated file does have rejects, equal times and several users.
         let g = try read([a], threads: 3)
         XCTAssertGreaterThan(g.rejects.count, 100)
