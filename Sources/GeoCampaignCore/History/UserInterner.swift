@@ -57,8 +57,9 @@ final class UserInterner {
     /// The index of the id `p[0..<n]`, adding it when new.
     /// - Complexity: O(n) expected.
     func intern(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int32 {
+        // Lines of one user often follow each other: compare with the last id before hashing.
+        if last >= 0 && equals(Int(last), p, n) { return last }
         let h = UserInterner.hash(p, n)
-        if last >= 0 && hashes[Int(last)] == h && equals(Int(last), p, n) { return last }
         var slot = Int(truncatingIfNeeded: h) & mask
         while true {
             let id = table[slot]
