@@ -170,3 +170,24 @@ final class HistoryParallelReadingTests: XCTestCase {
         }
     }
 }
+
+/// The parser's cache of the last date never changes what a timestamp means.
+final class HistoryDateCacheTests: XCTestCase {
+    func testOneParserGivesWhatFreshParsersGive() {
+        let stamps = [
+            "2026-02-28T10:00:00Z", "2026-02-28T23:59:59.999+01:00", "2026-02-29T10:00:00Z", "2026-02-28T24:00:00Z",
+            "2024-02-29T00:00:00Z", "2024-02-29T00:00:60Z", "2024-02-29 00:00:00Z", "2024-02-29T00:00:00",
+            "2024-02-30T00:00:00Z", "0001-01-01T00:00:00Z", "0001-01-01T00:00:00+00:01", "9999-12-31T23:59:59.999Z",
+            "9999-12-31T23:59:59.999-00:01", "2024-02-29T12:00:00.5-08:00", "2024-02-29T12:00:00Z",
+        ]
+        let shared = JSONLineParser()
+        for round in 0..<2 {
+            for ts in stamps {
+                let line = Array(#"{"user": "u", "ts": "\#(ts)", "lat": 1, "lon": 2, "accuracy": 5}"#.utf8)
+                XCTAssertEqual(shared.parse(line: line), JSONLineParser().parse(line: line), "\(ts), round \(round)")
+            }
+        }
+        XCTAssertEqual(JSONLineParser().parse(line: Array(#"{"user": "u", "ts": "2024-02-29T00:00:01Z", "lat": 1, "lon": 2, "accuracy": 5}"#.utf8)),
+                       .accepted(user: "u", fix: Fix(time: 1_709_164_801_000, lat: 1, lon: 2, accuracy: 5)))
+    }
+}
