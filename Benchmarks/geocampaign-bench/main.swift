@@ -4,7 +4,7 @@ import GeoCampaignCore
 /// `geocampaign-bench reader [--threads N] FILE [FILE ...]`: reads JSON Lines histories with the real reader and
 /// prints lines/s and the peak resident memory.
 func usage() -> Never {
-    FileHandle.standardError.write("usage: geocampaign-bench reader [--threads N] FILE [FILE ...]\n".data(using: .utf8) ?? Data())
+    FileHandle.standardError.write("usage: geocampaign-bench reader [--threads N] FILE [FILE ...] | sorted FILE [FILE ...]\n".data(using: .utf8) ?? Data())
     exit(64)
 }
 
@@ -57,12 +57,40 @@ func benchReader(_ arguments: [String]) -> Int32 {
     return 0
 }
 
+/// `geocampaign-bench sorted FILE [FILE ...]`: streams grouped histories user by user (`--sorted`).
+func benchSorted(_ paths: [String]) -> Int32 {
+    let reader = SortedHistoryReader()
+    var users = 0, fixes = 0, largest = 0
+    reader.onUser = { _, f in
+        users += 1
+        fixes += f.count
+        largest = max(largest, f.count)
+    }
+    let t0 = DispatchTime.now().uptimeNanoseconds
+    do {
+        for path in paths { try reader.read(path: path) }
+        try reader.finish()
+    } catch {
+        FileHandle.standardError.write("\(error)\n".data(using: .utf8) ?? Data())
+        return 65
+    }
+    let sec = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
+    let s = reader.stats
+    print("sorted: \(s.linesRead) lines, \(fixes) fixes, \(users) users (largest \(largest) fixes)")
+    print(String(format: "wall: %.3f s = %.2f M lines/s; cpu (all threads): %.3f s; peak RSS: %.1f MiB",
+                 sec, Double(s.linesRead) / sec / 1e6, threadCPUSeconds(), peakRSSMiB()))
+    return 0
+}
+
 let args = Array(CommandLine.arguments.dropFirst())
 guard let mode = args.first else { usage() }
 switch mode {
 case "reader":
     if args.count < 2 { usage() }
     exit(benchReader(Array(args.dropFirst())))
+case "sorted":
+    if args.count < 2 { usage() }
+    exit(benchSorted(Array(args.dropFirst())))
 default:
     usage()
 }
