@@ -1,10 +1,10 @@
 import Foundation
 import GeoCampaignCore
 
-/// `geocampaign-bench reader FILE [FILE ...]`: reads JSON Lines histories with the real reader and
+/// `geocampaign-bench reader [--threads N] FILE [FILE ...]`: reads JSON Lines histories with the real reader and
 /// prints lines/s and the peak resident memory.
 func usage() -> Never {
-    FileHandle.standardError.write("usage: geocampaign-bench reader FILE [FILE ...]\n".data(using: .utf8) ?? Data())
+    FileHandle.standardError.write("usage: geocampaign-bench reader [--threads N] FILE [FILE ...] | sorted FILE [FILE ...]\n".data(using: .utf8) ?? Data())
     exit(64)
 }
 
@@ -14,15 +14,22 @@ func peakRSSMiB() -> Double {
     return Double(usage.ru_maxrss) / 1024
 }
 
-/// CPU time of this thread in seconds (less sensitive than wall time to other load on the machine).
+/// CPU time of the process (all threads) in seconds (less sensitive than wall time to other load on the machine).
 func threadCPUSeconds() -> Double {
     var ts = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
 
-func benchReader(_ paths: [String]) -> Int32 {
+func benchReader(_ arguments: [String]) -> Int32 {
+    var paths = arguments
     let builder = HistoryBuilder()
+    if paths.count >= 2 && paths[0] == "--threads" {
+        guard let n = Int(paths[1]), n >= 1 else { usage() }
+        builder.threads = n
+        paths.removeFirst(2)
+    }
+    if paths.isEmpty { usage() }
     let t0 = DispatchTime.now().uptimeNanoseconds
     let c0 = threadCPUSeconds()
     do {
@@ -33,6 +40,7 @@ func benchReader(_ paths: [String]) -> Int32 {
     }
     let t1 = DispatchTime.now().uptimeNanoseconds
     let c1 = threadCPUSeconds()
+    let peakAfterRead = peakRSSMiB()
     let history = builder.finish()
     let t2 = DispatchTime.now().uptimeNanoseconds
     let c2 = threadCPUSeconds()
@@ -42,10 +50,35 @@ func benchReader(_ paths: [String]) -> Int32 {
     print("reader: \(s.linesRead) lines, \(s.fixesAccepted) fixes, \(s.totalRejected) rejected, \(history.userCount) users")
     print(String(format: "wall: %.3f s = %.2f M lines/s; with sort: %.3f s = %.2f M lines/s",
                  readSec, Double(s.linesRead) / readSec / 1e6, totalSec, Double(s.linesRead) / totalSec / 1e6))
-    print(String(format: "cpu:  %.3f s = %.2f M lines/s; with sort: %.3f s = %.2f M lines/s",
+    print(String(format: "cpu (all threads): %.3f s = %.2f M lines/s; with sort: %.3f s = %.2f M lines/s",
                  c1 - c0, Double(s.linesRead) / (c1 - c0) / 1e6, c2 - c0, Double(s.linesRead) / (c2 - c0) / 1e6))
-    print(String(format: "peak RSS: %.1f MiB, cores: %d (reader uses 1)", peakRSSMiB(),
-                 ProcessInfo.processInfo.activeProcessorCount))
+    print(String(format: "peak RSS: %.1f MiB after reading, %.1f MiB after grouping, cores: %d (reader uses %d)", peakAfterRead, peakRSSMiB(),
+                 ProcessInfo.processInfo.activeProcessorCount, builder.threads))
+    return 0
+}
+
+/// `geocampaign-bench sorted FILE [FILE ...]`: streams grouped histories user by user (`--sorted`).
+func benchSorted(_ paths: [String]) -> Int32 {
+    let reader = SortedHistoryReader()
+    var users = 0, fixes = 0, largest = 0
+    reader.onUser = { _, f in
+        users += 1
+        fixes += f.count
+        largest = max(largest, f.count)
+    }
+    let t0 = DispatchTime.now().uptimeNanoseconds
+    do {
+        for path in paths { try reader.read(path: path) }
+        try reader.finish()
+    } catch {
+        FileHandle.standardError.write("\(error)\n".data(using: .utf8) ?? Data())
+        return 65
+    }
+    let sec = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
+    let s = reader.stats
+    print("sorted: \(s.linesRead) lines, \(fixes) fixes, \(users) users (largest \(largest) fixes)")
+    print(String(format: "wall: %.3f s = %.2f M lines/s; cpu (all threads): %.3f s; peak RSS: %.1f MiB",
+                 sec, Double(s.linesRead) / sec / 1e6, threadCPUSeconds(), peakRSSMiB()))
     return 0
 }
 
@@ -55,6 +88,9 @@ switch mode {
 case "reader":
     if args.count < 2 { usage() }
     exit(benchReader(Array(args.dropFirst())))
+case "sorted":
+    if args.count < 2 { usage() }
+    exit(benchSorted(Array(args.dropFirst())))
 default:
     usage()
 }

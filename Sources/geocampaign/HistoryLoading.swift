@@ -13,6 +13,7 @@ enum HistoryLoading {
             do { try fields.apply("\(name)=\(source)") } catch { throw CLIError(message: "--field \(name)=\(source): \(error)", code: .usage) }
         }
         let builder = HistoryBuilder(fields: fields, until: o.untilMs)
+        builder.threads = o.threads
         let writer: RejectsWriter?
         do {
             writer = try o.rejects.map { try RejectsWriter(path: $0) }

@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -16,25 +17,54 @@ import Darwin
 /// ```
 public final class HistoryBuilder {
     /// Called for every rejected line, in input order. Throwing from it (for example in
-    /// `--strict` mode) stops reading; the error propagates out of `read`.
+    /// `--strict` mode) stops reading; the error propagates out of `read`. When a file is read
+    /// on several threads, its rejects are delivered after the whole file is parsed, still in
+    /// file order with their line numbers.
     public var onReject: ((RejectedLine) throws -> Void)?
+
+    /// Called as bytes are read: at most once per 4 MiB, and at the end of each file; never
+    /// from two threads at once, but possibly from a reading thread.
+    public var progress: ((HistoryProgress) -> Void)?
+
+    /// Threads that parse a regular JSON Lines file (>= 1; default: all cores). The history is
+    /// the same whatever the count.
+    public var threads: Int = HistoryBuilder.defaultThreads
+
+    /// Files smaller than this are read on one thread.
+    var parallelMinBytes = 1 << 20
+    /// Histories with fewer fixes are grouped on one thread.
+    var parallelMinFixes = 1 << 16
 
     /// Counters so far.
     @exclusivity(unchecked) public private(set) var stats = HistoryStats()
 
-    private let parser: JSONLineParser
+    /// What one file (or one part of a file) contributed: its kept fixes in input order, the user
+    /// number of each, the count per user number, and (when its users were interned apart) the
+    /// builder's user number of each of its own.
+    struct Segment {
+        var fixes: MappedColumn<Fix>
+        var owners: MappedColumn<Int32>
+        var counts: [Int]
+        var map: [Int32]?
+    }
+
+    private let fields: HistoryFields
     private let until: Int64?
     private let interner = UserInterner()
-    /// Every kept fix in input order, and the user number of each.
-    @exclusivity(unchecked) private var flat: [Fix] = []
-    @exclusivity(unchecked) private var owner: [Int32] = []
+    private let meter = ProgressMeter()
+    @exclusivity(unchecked) private var segments: [Segment] = []
+    /// Where files read on one thread go, until a file read on several threads comes.
+    private var tail: HistoryChunk?
+
+    /// The number of cores.
+    public static var defaultThreads: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
     /// Creates a builder.
     /// - Parameters:
     ///   - fields: the keys the canonical fields are read from (`--field`).
     ///   - until: when set, accepted fixes later than this instant (Unix ms) are dropped (`--until`).
     public init(fields: HistoryFields = HistoryFields(), until: Int64? = nil) {
-        parser = JSONLineParser(fields: fields)
+        self.fields = fields
         self.until = until
     }
 
@@ -63,7 +93,8 @@ public final class HistoryBuilder {
         }
     }
 
-    /// Reads a JSON Lines file (`-` is stdin) in 4 MiB blocks.
+    /// Reads a JSON Lines file (`-` is stdin) in 4 MiB blocks; a regular file of at least 1 MiB
+    /// is split at line boundaries into `threads` parts parsed at the same time.
     /// - Throws: `HistoryError.cannotOpen` naming the path, `.readFailed`, or what `onReject` throws.
     public func readJSONLines(path: String) throws {
         let fd: Int32
@@ -75,12 +106,126 @@ public final class HistoryBuilder {
         }
         defer { if fd != 0 { close(fd) } }
         var st = stat()
-        if fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR {
+        let known = fstat(fd, &st) == 0
+        if known && (st.st_mode & S_IFMT) == S_IFDIR {
             throw HistoryError.cannotOpen(path: path, reason: "is a directory")
         }
+        let regular = known && (st.st_mode & S_IFMT) == S_IFREG
+        let size = regular ? Int(st.st_size) : 0
         stats.files += 1
-        let reader = BlockLineReader(fd: fd, path: path)
-        try reader.forEachLine { lineNo, p, n in try self.handleLine(path, lineNo, p, n) }
+        meter.begin(path: path, total: size, callback: progress)
+        if regular && path != "-" && threads > 1 && size >= parallelMinBytes {
+            closeTail()
+            try readParallel(fd: fd, path: path, size: size, parts: threads, meter: meter)
+        } else {
+            let chunk = sequentialChunk(expectedFixes: size / HistoryBuilder.minLineBytes)
+            defer { absorbStats(chunk) }
+            let reader = BlockLineReader(fd: fd, path: path)
+            if meter.isActive { reader.onBytes = { [meter] in meter.add($0) } }
+            let handler = onReject
+            try reader.forEachLine { lineNo, p, n in try chunk.handle(path, lineNo, p, n, handler) }
+        }
+        meter.end()
+    }
+
+    /// A lower bound of the length of a line holding a fix, to reserve (untouched) capacity.
+    static let minLineBytes = 32
+
+    /// Adds what `chunk` read.
+    private func keep(_ chunk: HistoryChunk, map: [Int32]?) {
+        stats.add(chunk.stats)
+        segments.append(Segment(fixes: chunk.fixes, owners: chunk.owners, counts: chunk.counts, map: map))
+    }
+
+    /// The chunk that files read on this thread append to (one for consecutive such files, so
+    /// that many small files do not cost a segment each).
+    private func sequentialChunk(expectedFixes: Int) -> HistoryChunk {
+        if let t = tail { return t }
+        let t = HistoryChunk(fields: fields, until: until, interner: interner, collectRejects: false,
+                             expectedFixes: expectedFixes)
+        tail = t
+        return t
+    }
+
+    /// Moves the counters of the sequential chunk to the builder's.
+    private func absorbStats(_ chunk: HistoryChunk) {
+        stats.add(chunk.stats)
+        chunk.stats = HistoryStats()
+    }
+
+    /// Ends the sequential chunk: its fixes become a segment (before any that follow).
+    private func closeTail() {
+        guard let t = tail else { return }
+        tail = nil
+        segments.append(Segment(fixes: t.fixes, owners: t.owners, counts: t.counts, map: nil))
+    }
+
+    /// Reads the regular file open as `fd` in `parts` parts at once, then merges them in file order.
+    private func readParallel(fd: Int32, path: String, size: Int, parts: Int, meter: ProgressMeter) throws {
+        var bounds = [0]
+        for k in 1..<parts {
+            let at = max(size / parts * k, bounds[k - 1])
+            bounds.append(try HistoryBuilder.lineStart(fd: fd, path: path, atOrAfter: at, size: size))
+        }
+        bounds.append(size)
+        let collect = onReject != nil
+        let chunks = (0..<parts).map { k in
+            HistoryChunk(fields: fields, until: until, collectRejects: collect,
+                         expectedFixes: (bounds[k + 1] - bounds[k]) / HistoryBuilder.minLineBytes)
+        }
+        let failures = FailureBox(count: parts)
+        DispatchQueue.concurrentPerform(iterations: parts) { k in
+            let chunk = chunks[k]
+            let reader = BlockLineReader(fd: fd, path: path, range: bounds[k]..<bounds[k + 1])
+            if meter.isActive { reader.onBytes = { meter.add($0) } }
+            do {
+                try reader.forEachLine { lineNo, p, n in try chunk.handle(path, lineNo, p, n, nil) }
+            } catch {
+                failures.set(k, error)
+            }
+        }
+        if let e = failures.first { throw e }
+        var lineOffset = 0
+        var delayed: [(Int, [RejectedLine])] = []
+        for chunk in chunks {
+            // Interning each part's users in part order numbers them in order of first appearance
+            // in the file, as one thread would.
+            let local = chunk.interner
+            var map = [Int32](repeating: 0, count: local.count)
+            for u in 0..<local.count {
+                map[u] = local.withBytes(u) { p, n in interner.intern(p, n) }
+            }
+            keep(chunk, map: map)
+            if !chunk.rejects.isEmpty { delayed.append((lineOffset, chunk.rejects)) }
+            chunk.rejects = []
+            lineOffset += chunk.lines
+        }
+        if let handler = onReject {
+            for (offset, rejects) in delayed {
+                for var r in rejects {
+                    r.line += offset
+                    try handler(r)
+                }
+            }
+        }
+    }
+
+    /// The offset of the first line that starts at or after `at` (`size` when none does).
+    static func lineStart(fd: Int32, path: String, atOrAfter at: Int, size: Int) throws -> Int {
+        if at <= 0 { return 0 }
+        var pos = at - 1
+        var window = [UInt8](repeating: 0, count: 64 << 10)
+        while pos < size {
+            let r = window.withUnsafeMutableBytes { w in pread(fd, w.baseAddress, min(w.count, size - pos), off_t(pos)) }
+            if r < 0 {
+                if errno == EINTR { continue }
+                throw HistoryError.readFailed(path: path, reason: String(cString: strerror(errno)))
+            }
+            if r == 0 { return size }
+            if let nl = window[0..<r].firstIndex(of: 0x0A) { return pos + nl + 1 }
+            pos += r
+        }
+        return size
     }
 
     /// Reads JSON Lines from memory, exactly as from a file named `name`.
@@ -92,6 +237,9 @@ public final class HistoryBuilder {
             lines.append((s, i)); s = i + 1
         }
         if s < bytes.count { lines.append((s, bytes.count)) }
+        let chunk = sequentialChunk(expectedFixes: 0)
+        defer { absorbStats(chunk) }
+        let handler = onReject
         // A trailing NUL keeps the buffer non-empty; it is never part of a line.
         let padded = bytes + [0]
         try padded.withUnsafeBufferPointer { buf in
@@ -100,37 +248,9 @@ public final class HistoryBuilder {
                 var ls = s0, le = e0
                 if le > ls && base[le - 1] == 0x0D { le -= 1 }
                 if k == 0 && le - ls >= 3 && base[ls] == 0xEF && base[ls + 1] == 0xBB && base[ls + 2] == 0xBF { ls += 3 }
-                try handleLine(name, k + 1, base + ls, le - ls)
+                try chunk.handle(name, k + 1, base + ls, le - ls, handler)
             }
         }
-    }
-
-    @inline(__always)
-    private func handleLine(_ path: String, _ lineNo: Int, _ p: UnsafePointer<UInt8>, _ n: Int) throws {
-        stats.linesRead += 1
-        switch parser.parse(p, n) {
-        case .blank:
-            stats.blankLines += 1
-        case .accepted:
-            add(parser.fix, user: interner.intern(parser.userPtr, parser.userLen))
-        case .rejected:
-            stats.rejectCounts[parser.reason.index] += 1
-            if let handler = onReject {
-                try handler(RejectedLine(path: path, line: lineNo, reason: parser.reason, detail: parser.detail,
-                                         text: Array(UnsafeBufferPointer(start: p, count: n))))
-            }
-        }
-    }
-
-    @inline(__always)
-    private func add(_ fix: Fix, user u: Int32) {
-        stats.fixesAccepted += 1
-        if let limit = until, fix.time > limit {
-            stats.fixesAfterUntil += 1
-            return
-        }
-        flat.append(fix)
-        owner.append(u)
     }
 
     /// Reads a GPX file as the fixes of `user`.
@@ -143,13 +263,15 @@ public final class HistoryBuilder {
             guard let base = b.baseAddress else { return 0 }
             return interner.intern(base, b.count - 1)
         }
+        let chunk = sequentialChunk(expectedFixes: 0)
+        defer { absorbStats(chunk) }
         for item in result.items {
-            stats.linesRead += 1
+            chunk.stats.linesRead += 1
             switch item {
             case .fix(let fix):
-                add(fix, user: u)
+                chunk.add(fix, user: u)
             case .rejected(let r):
-                stats.rejectCounts[r.reason.index] += 1
+                chunk.stats.rejectCounts[r.reason.index] += 1
                 if let handler = onReject { try handler(r) }
             }
         }
@@ -159,37 +281,126 @@ public final class HistoryBuilder {
     /// history. Users without any kept fix are left out. The builder is spent.
     /// - Complexity: O(n) to group, plus O(k log k) per user whose k fixes were out of order.
     public func finish() -> History {
+        closeTail()
         let users = interner.count
-        // Counting sort by user (stable), then one array per user.
-        var offsets = [Int](repeating: 0, count: users + 1)
-        for u in owner { offsets[Int(u) + 1] += 1 }
-        for u in 0..<users { offsets[u + 1] += offsets[u] }
-        var next = offsets
-        let byUser = [Fix](unsafeUninitializedCapacity: flat.count) { out, initialized in
-            initialized = 0
-            guard let base = out.baseAddress else { return }
-            flat.withUnsafeBufferPointer { src in
-                owner.withUnsafeBufferPointer { own in
-                    for k in 0..<src.count {
-                        let u = Int(own[k])
-                        (base + next[u]).initialize(to: src[k])
-                        next[u] += 1
-                    }
+        var total = [Int](repeating: 0, count: users)
+        for seg in segments {
+            if let map = seg.map {
+                for (l, c) in seg.counts.enumerated() { total[Int(map[l])] += c }
+            } else {
+                for (u, c) in seg.counts.enumerated() { total[u] += c }
+            }
+        }
+        // Counting sort of every fix into one scratch array, part by part (each part freed once
+        // copied); then one exact-size array per user, the scratch handed back as it is copied.
+        var start = [Int](repeating: 0, count: users + 1)
+        for u in 0..<users { start[u + 1] = start[u] + total[u] }
+        let all = start[users]
+        let workers = all >= parallelMinFixes ? max(1, threads) : 1
+        let scratch = MappedColumn<Fix>(zeroed: all)
+        var filled = start
+        var i = 0
+        while i < segments.count {
+            let batch = Array(segments[i..<min(segments.count, i + workers)])
+            i += batch.count
+            if batch.count == 1 {
+                HistoryBuilder.scatter(batch[0], into: scratch.base, filled: &filled)
+                continue
+            }
+            // Each part of the batch starts where the parts before it end, user by user.
+            var froms: [[Int]] = []
+            for seg in batch {
+                froms.append(filled)
+                if let map = seg.map {
+                    for (l, c) in seg.counts.enumerated() { filled[Int(map[l])] += c }
+                } else {
+                    for (u, c) in seg.counts.enumerated() { filled[u] += c }
                 }
             }
-            initialized = flat.count
+            let base = scratch.base
+            DispatchQueue.concurrentPerform(iterations: batch.count) { b in
+                var mine = froms[b]
+                HistoryBuilder.scatter(batch[b], into: base, filled: &mine)
+            }
         }
-        flat = []
-        owner = []
+        segments = []
+        // Users in `workers` runs of about equal fix counts, each run built by one thread.
+        var runs = [0]
+        for w in 1..<workers {
+            var u = runs[w - 1]
+            while u < users && start[u] < all / workers * w { u += 1 }
+            runs.append(u)
+        }
+        runs.append(users)
+        let out = UnsafeMutablePointer<([String], [[Fix]])>.allocate(capacity: workers)
+        out.initialize(repeating: ([], []), count: workers)
+        defer {
+            out.deinitialize(count: workers)
+            out.deallocate()
+        }
+        let interner = self.interner
+        let build = { (w: Int) in
+            var ids: [String] = []
+            var groups: [[Fix]] = []
+            var released = start[runs[w]]
+            for u in runs[w]..<runs[w + 1] where total[u] > 0 {
+                let n = total[u], from = scratch.base + start[u]
+                ids.append(interner.string(u))
+                var g = [Fix](unsafeUninitializedCapacity: n) { out, initialized in
+                    if let base = out.baseAddress { base.initialize(from: from, count: n) }
+                    initialized = n
+                }
+                if start[u + 1] - released >= 1 << 15 {
+                    scratch.releasePages(from: released, to: start[u + 1])
+                    released = start[u + 1]
+                }
+                HistoryBuilder.stableSortByTime(&g)
+                groups.append(g)
+            }
+            out[w] = (ids, groups)
+        }
+        if workers == 1 {
+            build(0)
+        } else {
+            DispatchQueue.concurrentPerform(iterations: workers) { w in build(w) }
+        }
+        scratch.releaseAll()
         var ids: [String] = []
         var groups: [[Fix]] = []
-        for u in 0..<users where offsets[u + 1] > offsets[u] {
-            ids.append(interner.string(u))
-            var g = Array(byUser[offsets[u]..<offsets[u + 1]])
-            HistoryBuilder.stableSortByTime(&g)
-            groups.append(g)
+        ids.reserveCapacity(users)
+        groups.reserveCapacity(users)
+        for w in 0..<workers {
+            ids += out[w].0
+            groups += out[w].1
+            out[w] = ([], [])
         }
         return History(userIds: ids, fixes: groups, stats: stats)
+    }
+
+    /// Copies the fixes of `seg` to their user's next place in `out` (`filled[u]`), handing
+    /// back the part's memory as it goes.
+    private static func scatter(_ seg: Segment, into out: UnsafeMutablePointer<Fix>, filled: inout [Int]) {
+        let src = seg.fixes.base, own = seg.owners.base, count = seg.fixes.count
+        let step = 1 << 16
+        let identity: [Int32] = seg.map == nil ? Array(0..<Int32(seg.counts.count)) : []
+        filled.withUnsafeMutableBufferPointer { fill in
+            (seg.map ?? identity).withUnsafeBufferPointer { m in
+                var k = 0
+                while k < count {
+                    let stop = min(count, k + step)
+                    while k < stop {
+                        let u = Int(m[Int(own[k])])
+                        (out + fill[u]).initialize(to: src[k])
+                        fill[u] += 1
+                        k += 1
+                    }
+                    seg.fixes.release(below: k)
+                    seg.owners.release(below: k)
+                }
+            }
+        }
+        seg.fixes.releaseAll()
+        seg.owners.releaseAll()
     }
 
     /// Parses an RFC 3339 instant with offset (for `--until` and `--start`); see `RFC3339.parse`.

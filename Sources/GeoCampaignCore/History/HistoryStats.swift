@@ -16,6 +16,16 @@ public struct HistoryStats: Sendable, Equatable {
     /// Creates empty counters.
     public init() {}
 
+    /// Adds the counters of `other` to these.
+    public mutating func add(_ other: HistoryStats) {
+        files += other.files
+        linesRead += other.linesRead
+        blankLines += other.blankLines
+        fixesAccepted += other.fixesAccepted
+        fixesAfterUntil += other.fixesAfterUntil
+        for i in rejectCounts.indices { rejectCounts[i] += other.rejectCounts[i] }
+    }
+
     /// Rejected lines with `reason`.
     public func rejected(_ reason: RejectReason) -> Int { rejectCounts[reason.index] }
 

@@ -58,6 +58,7 @@ public final class JSONLineParser {
     @exclusivity(unchecked) private var tmpBuf: UnsafeMutablePointer<UInt8>
     @exclusivity(unchecked) private var tmpCap: Int
     @exclusivity(unchecked) private var stack: [Bool] = []
+    @exclusivity(unchecked) private var dateCache = RFC3339.DateCache()
 
     /// The fix of the last accepted line.
     @exclusivity(unchecked) private(set) var fix = Fix(time: 0, lat: 0, lon: 0)
@@ -391,7 +392,7 @@ public final class JSONLineParser {
                 let len = JSONScan.decode(p, s, e, into: tmpBuf, loneSurrogate: &lone)
                 parsed = lone ? nil : RFC3339.parse(UnsafePointer(tmpBuf), 0, len, offsetRequired: true)
             } else {
-                parsed = RFC3339.parse(p, s, e, offsetRequired: true)
+                parsed = RFC3339.parse(p, s, e, offsetRequired: true, cache: &dateCache)
             }
             guard let v = parsed else {
                 return reject(.badTimestamp, "field \(name(1)) is \(text(p, t)), not an RFC 3339 timestamp with offset in years 0001-9999")

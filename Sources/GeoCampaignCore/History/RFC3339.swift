@@ -52,19 +52,45 @@ public enum RFC3339 {
         }
     }
 
+    /// The last valid date read (`YYYY-MM-DD` as 10 bytes) and its day number: lines of a
+    /// history mostly share their date, so its checks and arithmetic are done once.
+    struct DateCache {
+        var head: UInt64 = 0
+        var tail: UInt16 = 0
+        var days: Int64 = 0
+    }
+
     /// Parses bytes `p[start..<end]`.
     static func parse(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int, offsetRequired: Bool) -> Int64? {
+        var cache = DateCache()
+        return parse(p, start, end, offsetRequired: offsetRequired, cache: &cache)
+    }
+
+    /// Parses bytes `p[start..<end]`, reusing the day number of the last date seen by `cache`.
+    @inline(__always)
+    static func parse(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int, offsetRequired: Bool,
+                      cache: inout DateCache) -> Int64? {
         // Shortest: "YYYY-MM-DDTHH:MM:SS" (19) + "Z".
         guard end - start >= 19 else { return nil }
         var i = start
-        guard let y1 = two(p, i), let y2 = two(p, i + 2) else { return nil }
-        let year = y1 * 100 + y2
-        guard p[i + 4] == 0x2D, let month = two(p, i + 5), p[i + 7] == 0x2D, let day = two(p, i + 8) else { return nil }
+        let raw = UnsafeRawPointer(p + i)
+        let head = raw.loadUnaligned(as: UInt64.self)
+        let tail = raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self)
+        let days: Int64
+        if head == cache.head && tail == cache.tail && head != 0 {
+            days = cache.days
+        } else {
+            guard let y1 = two(p, i), let y2 = two(p, i + 2) else { return nil }
+            let year = y1 * 100 + y2
+            guard p[i + 4] == 0x2D, let month = two(p, i + 5), p[i + 7] == 0x2D, let day = two(p, i + 8) else { return nil }
+            guard year >= 1, month >= 1, month <= 12, day >= 1, day <= daysIn(month: month, year: year) else { return nil }
+            days = Timestamp.days(year: year, month: month, day: day)
+            cache = DateCache(head: head, tail: tail, days: days)
+        }
         guard p[i + 10] | 0x20 == 0x74 else { return nil }
         guard let hour = two(p, i + 11), p[i + 13] == 0x3A, let minute = two(p, i + 14), p[i + 16] == 0x3A,
               let second = two(p, i + 17) else { return nil }
-        guard year >= 1, month >= 1, month <= 12, day >= 1, day <= daysIn(month: month, year: year),
-              hour <= 23, minute <= 59, second <= 59 else { return nil }
+        guard hour <= 23, minute <= 59, second <= 59 else { return nil }
         i += 19
         var fracMs: Int64 = 0
         if i < end && p[i] == 0x2E {
@@ -97,7 +123,6 @@ public enum RFC3339 {
             return nil
         }
         guard i == end else { return nil }
-        let days = Timestamp.days(year: year, month: month, day: day)
         let secs = days * 86_400 + hour * 3_600 + minute * 60 + second - offsetMin * 60
         let ms = secs * 1_000 + fracMs
         guard ms >= minMilliseconds, ms <= maxMilliseconds else { return nil }

@@ -57,8 +57,9 @@ final class UserInterner {
     /// The index of the id `p[0..<n]`, adding it when new.
     /// - Complexity: O(n) expected.
     func intern(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int32 {
+        // Lines of one user often follow each other: compare with the last id before hashing.
+        if last >= 0 && equals(Int(last), p, n) { return last }
         let h = UserInterner.hash(p, n)
-        if last >= 0 && hashes[Int(last)] == h && equals(Int(last), p, n) { return last }
         var slot = Int(truncatingIfNeeded: h) & mask
         while true {
             let id = table[slot]
@@ -93,6 +94,19 @@ final class UserInterner {
     /// The id with index `i` as a String.
     func string(_ i: Int) -> String {
         String(decoding: arena[starts[i]..<starts[i + 1]], as: UTF8.self)
+    }
+
+    /// Calls `body` with the UTF-8 bytes of id `i` (a pointer and a count).
+    func withBytes<R>(_ i: Int, _ body: (UnsafePointer<UInt8>, Int) throws -> R) rethrows -> R {
+        let s = starts[i], n = starts[i + 1] - s
+        return try arena.withUnsafeBufferPointer { a in
+            // An empty arena has no base address; a NUL byte stands in for the empty id.
+            guard let base = a.baseAddress else {
+                var zero: UInt8 = 0
+                return try body(&zero, 0)
+            }
+            return try body(base + s, n)
+        }
     }
 
     /// The raw UTF-8 bytes of id `i`.

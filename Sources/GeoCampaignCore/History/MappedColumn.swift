@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A growable array of plain values in its own anonymous memory mapping. Reserved capacity is
+/// address space only (pages cost memory once written), and a prefix that has been read for the
+/// last time can be handed back to the system while the rest is still in use: reading a history
+/// then never holds the parsed fixes twice.
+///
+/// For trivial types only (no references: elements are never deinitialized). Not thread-safe.
+final class MappedColumn<Element> {
+    private(set) var base: UnsafeMutablePointer<Element>
+    private(set) var count = 0
+    private var capacity: Int
+    /// Whether `base` is a mapping (else, when mapping failed, an allocation).
+    private var mapped: Bool
+    /// Bytes from the start already handed back.
+    private var released = 0
+
+    /// Asks for huge pages (fewer page faults) when written front to back.
+    private let sequential: Bool
+
+    /// Reserves room for `capacity` elements (at least 4096), to be appended front to back
+    /// (the mapping may then use huge pages).
+    init(capacity: Int) {
+        self.capacity = max(4096, capacity)
+        sequential = true
+        (base, mapped) = MappedColumn.map(self.capacity, hugePages: true)
+    }
+
+    /// `count` zero-filled elements (all-zero bytes must be a valid `Element`), to be written in
+    /// any order.
+    init(zeroed count: Int) {
+        capacity = max(4096, count)
+        sequential = false
+        (base, mapped) = MappedColumn.map(capacity, hugePages: false)
+        if !mapped { UnsafeMutableRawPointer(base).initializeMemory(as: UInt8.self, repeating: 0, count: capacity * MemoryLayout<Element>.stride) }
+        self.count = count
+    }
+
+    deinit {
+        MappedColumn.unmap(base, capacity, mapped)
+    }
+
+    private static func unmap(_ p: UnsafeMutablePointer<Element>, _ n: Int, _ mapped: Bool) {
+        if mapped { munmap(p, n * MemoryLayout<Element>.stride) } else { p.deallocate() }
+    }
+
+    private static func map(_ n: Int, hugePages: Bool) -> (UnsafeMutablePointer<Element>, Bool) {
+        let bytes = n * MemoryLayout<Element>.stride
+        #if canImport(Glibc)
+        let flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE
+        #else
+        let flags = MAP_PRIVATE | MAP_ANON
+        #endif
+        let m = mmap(nil, bytes, PROT_READ | PROT_WRITE, flags, -1, 0)
+        guard let m, m != MAP_FAILED else {
+            return (UnsafeMutablePointer<Element>.allocate(capacity: n), false)
+        }
+        #if os(Linux)
+        if hugePages && bytes >= 4 << 20 { madvise(m, bytes, Int32(MADV_HUGEPAGE)) }
+        #endif
+        return (m.bindMemory(to: Element.self, capacity: n), true)
+    }
+
+    /// Appends `x`, doubling the reservation when full.
+    @inline(__always)
+    func append(_ x: Element) {
+        if count == capacity { grow() }
+        (base + count).initialize(to: x)
+        count += 1
+    }
+
+    private func grow() {
+        let (bigger, isMapped) = MappedColumn.map(capacity * 2, hugePages: sequential)
+        bigger.update(from: base, count: count)
+        MappedColumn.unmap(base, capacity, mapped)
+        base = bigger
+        mapped = isMapped
+        capacity *= 2
+        released = 0
+    }
+
+    /// Hands back the whole pages below element `end` (they must not be read again).
+    func release(below end: Int) {
+        guard mapped else { return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let upTo = (end * MemoryLayout<Element>.stride) / page * page
+        if upTo - released >= 1 << 20 {
+            madvise(UnsafeMutableRawPointer(base) + released, upTo - released, Int32(MADV_DONTNEED))
+            released = upTo
+        }
+    }
+
+    /// Hands back the whole pages inside elements `from..<to` (they must not be read again).
+    /// Unlike `release(below:)`, safe to call from several threads on disjoint ranges.
+    func releasePages(from: Int, to: Int) {
+        guard mapped else { return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let lo = (from * MemoryLayout<Element>.stride + page - 1) / page * page
+        let hi = (to * MemoryLayout<Element>.stride) / page * page
+        if hi > lo { madvise(UnsafeMutableRawPointer(base) + lo, hi - lo, Int32(MADV_DONTNEED)) }
+    }
+
+    /// Hands back every page; the column is empty and must not be used again.
+    func releaseAll() {
+        if mapped { madvise(UnsafeMutableRawPointer(base), capacity * MemoryLayout<Element>.stride, Int32(MADV_DONTNEED)) }
+        count = 0
+        released = 0
+    }
+}
