@@ -22,7 +22,7 @@ struct ExplainCommand: Command {
         var clock = StageClock()
         let campaigns = try CampaignLoading.load(history.campaignPaths).campaignSet
         clock.lap("campaigns")
-        let (h, stats) = try HistoryLoading.read(history)
+        let (h, stats) = try HistoryLoading.read(history, progress: ProgressLine(quiet: history.quiet))
         clock.lap("read")
         guard let index = h.userIds.firstIndex(of: user) else {
             let near = ParsedArguments.nearest(user, h.userIds).map { " (did you mean '\($0)'?)" } ?? ""

@@ -15,6 +15,9 @@ struct HistoryOptions {
         .flag("quiet", "No summary on stderr."),
     ]
 
+    /// `--sorted`, for the commands that can stream.
+    static let sortedSpec = OptionSpec.flag("sorted", "The input is grouped by user (each user's lines together): stream it, memory bounded by the largest user; output follows the input's user order.")
+
     var campaignPaths: [String]
     var historyPaths: [String]
     var untilMs: Int64?

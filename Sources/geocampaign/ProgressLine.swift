@@ -4,6 +4,7 @@ import Foundation
 /// and only once a run has taken more than a second. Redrawn at most five times a second.
 final class ProgressLine {
     private let enabled: Bool
+    private let lock = NSLock()
     private let start = Date()
     private var lastDraw = Date.distantPast
     private var drawn = false
@@ -16,6 +17,8 @@ final class ProgressLine {
     /// Reports `done` of `total` (total 0 = unknown) in `unit`s for the stage `stage`.
     func update(_ stage: String, done: Int, total: Int, unit: Unit) {
         guard enabled else { return }
+        lock.lock()
+        defer { lock.unlock() }
         let now = Date()
         let elapsed = now.timeIntervalSince(start)
         guard elapsed > 1, now.timeIntervalSince(lastDraw) > 0.2 || (total > 0 && done >= total) else { return }
@@ -32,6 +35,8 @@ final class ProgressLine {
     /// Reports a rate line: fixes per second since the start and an ETA from the fraction done.
     func rate(_ stage: String, fixes: Int, fraction: Double) {
         guard enabled else { return }
+        lock.lock()
+        defer { lock.unlock() }
         let now = Date()
         let elapsed = now.timeIntervalSince(start)
         guard elapsed > 1, now.timeIntervalSince(lastDraw) > 0.2 else { return }
@@ -44,6 +49,8 @@ final class ProgressLine {
 
     /// Clears the line before the summary is printed.
     func finish() {
+        lock.lock()
+        defer { lock.unlock() }
         if drawn { Console.err("\r\u{1B}[K") }
         drawn = false
     }
