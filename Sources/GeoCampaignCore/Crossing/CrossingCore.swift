@@ -71,9 +71,6 @@ struct CrossingCore: Sendable {
         }
         var out = [[Visit]](repeating: [], count: campaignCount)
         var tracks: [RegionTrack] = []
-        var candidates: [Int32] = []
-        candidates.reserveCapacity(16)
-        var stamp = 0
 
         @inline(__always) func emit(_ visit: Visit?) {
             guard var v = visit else { return }
@@ -101,7 +98,38 @@ struct CrossingCore: Sendable {
             tracks.removeSubrange(kept...)
         }
 
-        for fix in fixes {
+        // Pass 1: the regions near each fix and the fix's class for each. Classes depend on the
+        // fix and the region only, so this tight loop has no dependency from one fix to the next
+        // and the memory loads of successive index queries overlap.
+        var near: [Int32] = []
+        var classes: [FixClass] = []
+        near.reserveCapacity(fixes.count * 2)
+        let ends = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(1, fixes.count))
+        defer { ends.deallocate() }
+        for (i, fix) in fixes.enumerated() {
+            var anyUsed = false
+            for g in 0..<groupCount where fix.isUsed(maxAccuracy: groups[g].maxAccuracyM) { anyUsed = true }
+            if anyUsed {
+                let first = near.count
+                probe.query(lat: fix.lat, lon: fix.lon, cache: cache, into: &near)
+                if near.count > first {
+                    let latRad = Earth.radians(fix.lat), lonRad = Earth.radians(fix.lon)
+                    let cosLat = cos(latRad)
+                    for k in first..<near.count {
+                        classes.append(regions.classify(Int(near[k]), latDeg: fix.lat, lonDeg: fix.lon,
+                                                        latRad: latRad, lonRad: lonRad, cosLat: cosLat))
+                    }
+                }
+            }
+            ends[i] = Int32(truncatingIfNeeded: near.count)
+        }
+
+        // Pass 2: the state machines, fix by fix.
+        var stamp = 0
+        var nearStart = 0
+        for (i, fix) in fixes.enumerated() {
+            let nearEnd = Int(ends[i])
+            defer { nearStart = nearEnd }
             let t = fix.time
             var anyUsed = false
             for g in 0..<groupCount {
@@ -117,18 +145,15 @@ struct CrossingCore: Sendable {
             }
             if !anyUsed { continue }
             stamp += 1
-            candidates.removeAll(keepingCapacity: true)
-            probe.query(lat: fix.lat, lon: fix.lon, cache: cache, into: &candidates)
-            if candidates.isEmpty && tracks.isEmpty { continue }
-            let latRad = Earth.radians(fix.lat), lonRad = Earth.radians(fix.lon)
-            let cosLat = cos(latRad)
+            if nearStart == nearEnd && tracks.isEmpty { continue }
             let existing = tracks.count
             var finished = false
-            for r32 in candidates {
+            for n in nearStart..<nearEnd {
+                let r32 = near[n]
                 let r = Int(r32)
                 let confirm = regions.records[r].confirmMs
                 if groupCount > 1 && !state[Int(regions.records[r].group)].usedNow { continue }
-                let c = regions.classify(r, latDeg: fix.lat, lonDeg: fix.lon, latRad: latRad, lonRad: lonRad, cosLat: cosLat)
+                let c = classes[n]
                 var k = 0
                 while k < existing && tracks[k].region != r32 { k += 1 }
                 if k < existing {

@@ -4,7 +4,19 @@ extension RegionIndex {
     struct Probe {
         let levels: UnsafeBufferPointer<Level>
         let slots: UnsafeBufferPointer<CellTable.Slot>
+        let runs: UnsafeBufferPointer<CellTable.Run>
         let items: UnsafeBufferPointer<Item>
+
+        /// The first run of the tile with key `tile` on `level`, or -1 when no box touches it.
+        @inline(__always) func tileBase(_ tile: Int64, _ level: Level) -> Int {
+            var s = CellTable.home(tile, shift: level.shift)
+            while true {
+                let slot = slots[level.slotBase + s]
+                if slot.key == CellTable.empty { return -1 }
+                if slot.key == tile { return slot.base }
+                s = (s + 1) & level.mask
+            }
+        }
 
         /// Calls `body(start, count)` with the item run of the point's cell on every level that
         /// lists one, finest level first.
@@ -15,17 +27,10 @@ extension RegionIndex {
                 let level = levels[l]
                 let x = RegionIndex.cellIndex(lon + 180, level.invCell)
                 let y = RegionIndex.cellIndex(lat + 90, level.invCell)
-                let key = RegionIndex.key(x, y)
-                var s = CellTable.home(key, shift: level.shift)
-                while true {
-                    let slot = slots[level.slotBase + s]
-                    if slot.key == key {
-                        body(Int(slot.start), Int(slot.count))
-                        break
-                    }
-                    if slot.key == CellTable.empty { break }
-                    s = (s + 1) & level.mask
-                }
+                let base = tileBase(CellTable.tileKey(x, y), level)
+                if base < 0 { continue }
+                let run = runs[base + CellTable.offsetInTile(x, y)]
+                if run.count > 0 { body(Int(run.start), Int(run.count)) }
             }
         }
 
@@ -43,18 +48,17 @@ extension RegionIndex {
 }
 
 extension RegionIndex {
-    /// The last cell a query looked up on one level and what it found there (count 0: nothing).
-    /// Consecutive fixes of one user mostly stay in the same cell, so this saves the hash probe.
+    /// The last tile a query looked up on one level and where its runs are (-1: no box there).
+    /// Consecutive fixes of one user mostly stay in the same tile, so this saves the hash probe.
     struct CellCache {
-        var key = CellTable.empty
-        var start: Int32 = 0
-        var count: Int32 = 0
+        var tile = CellTable.empty
+        var base = -1
     }
 }
 
 extension RegionIndex.Probe {
-    /// As `query(lat:lon:into:)`, remembering per level the last cell looked up in `cache`
-    /// (one entry per level, initially `CellCache()`), so a point in the same cell as the
+    /// As `query(lat:lon:into:)`, remembering per level the last tile looked up in `cache`
+    /// (one entry per level, initially `CellCache()`), so a point in the same tile as the
     /// previous one costs no hash probe.
     /// - Complexity: O(levels + boxes listed in the point's cells).
     @inline(__always)
@@ -64,23 +68,15 @@ extension RegionIndex.Probe {
             let level = levels[l]
             let x = RegionIndex.cellIndex(lon + 180, level.invCell)
             let y = RegionIndex.cellIndex(lat + 90, level.invCell)
-            let key = RegionIndex.key(x, y)
-            if key != cache[l].key {
-                cache[l] = RegionIndex.CellCache(key: key, start: 0, count: 0)
-                var s = CellTable.home(key, shift: level.shift)
-                while true {
-                    let slot = slots[level.slotBase + s]
-                    if slot.key == key {
-                        cache[l].start = slot.start
-                        cache[l].count = slot.count
-                        break
-                    }
-                    if slot.key == CellTable.empty { break }
-                    s = (s + 1) & level.mask
-                }
+            let tile = CellTable.tileKey(x, y)
+            if tile != cache[l].tile {
+                cache[l] = RegionIndex.CellCache(tile: tile, base: tileBase(tile, level))
             }
-            let start = Int(cache[l].start)
-            for k in start..<(start + Int(cache[l].count)) where items[k].box.contains(lat: lat, lon: lon) {
+            let base = cache[l].base
+            if base < 0 { continue }
+            let run = runs[base + CellTable.offsetInTile(x, y)]
+            let start = Int(run.start)
+            for k in start..<(start + Int(run.count)) where items[k].box.contains(lat: lat, lon: lon) {
                 result.append(items[k].owner)
             }
         }

@@ -13,7 +13,7 @@ public struct RegionIndex: Sendable {
     struct Level: Sendable {
         /// 1 / cell size in degrees.
         var invCell: Double
-        /// This level's hash table: slots `slotBase ..< slotBase + mask + 1` of `slots`.
+        /// This level's tile table: slots `slotBase ..< slotBase + mask + 1` of `slots`.
         var slotBase: Int
         var mask: Int
         var shift: Int
@@ -28,8 +28,11 @@ public struct RegionIndex: Sendable {
     let boxes: [BoundingBox]
     let owners: [Int32]
     let levels: FixedBuffer<Level>
+    /// Tile tables of every level.
     let slots: FixedBuffer<CellTable.Slot>
-    /// Items grouped by cell (CSR), addressed by the slots.
+    /// Cell runs, 16 per tile (see `CellTable`).
+    let runs: FixedBuffer<CellTable.Run>
+    /// Items grouped by cell, addressed by the runs.
     let items: FixedBuffer<Item>
 
     /// Cell sizes are powers of two in degrees between 2^minExponent and 2^maxExponent.
@@ -59,8 +62,8 @@ public struct RegionIndex: Sendable {
             return RegionIndex.desiredExponent(max(b.maxLat - b.minLat, b.maxLon - b.minLon))
         }
         let base = wanted.min() ?? RegionIndex.minExponent
-        // (level exponent, cell key, entry) for every cell of every box, sorted once.
-        var listings: [(exponent: Int32, key: Int64, entry: Int32)] = []
+        // (level exponent, cell y, cell x, entry) for every cell of every box, sorted once.
+        var listings: [(exponent: Int32, y: Int64, x: Int64, entry: Int32)] = []
         listings.reserveCapacity(valid.count * 4)
         for (k, n) in valid.enumerated() {
             let b = entries[n].box
@@ -70,41 +73,49 @@ public struct RegionIndex: Sendable {
             let x0 = RegionIndex.cellIndex(b.minLon + 180, inv), x1 = RegionIndex.cellIndex(b.maxLon + 180, inv)
             let y0 = RegionIndex.cellIndex(b.minLat + 90, inv), y1 = RegionIndex.cellIndex(b.maxLat + 90, inv)
             for y in y0...y1 {
-                for x in x0...x1 { listings.append((Int32(exponent), RegionIndex.key(x, y), Int32(n))) }
+                for x in x0...x1 { listings.append((Int32(exponent), y, x, Int32(n))) }
             }
         }
-        listings.sort { ($0.exponent, $0.key, $0.entry) < ($1.exponent, $1.key, $1.entry) }
+        listings.sort { ($0.exponent, $0.y, $0.x, $0.entry) < ($1.exponent, $1.y, $1.x, $1.entry) }
         var builtLevels: [Level] = []
         var builtSlots: [CellTable.Slot] = []
+        var builtRuns: [CellTable.Run] = []
         var builtItems: [Item] = []
         builtItems.reserveCapacity(listings.count)
         var i = 0
         while i < listings.count {
             let exponent = listings[i].exponent
-            var end = i, cells = 0
+            var end = i
+            var tiles = Set<Int64>()
             while end < listings.count && listings[end].exponent == exponent {
-                if end == i || listings[end].key != listings[end - 1].key { cells += 1 }
+                tiles.insert(CellTable.tileKey(listings[end].x, listings[end].y))
                 end += 1
             }
-            let (capacity, shift) = CellTable.shape(cells: cells)
+            let (capacity, shift) = CellTable.shape(tiles: tiles.count)
             let slotBase = builtSlots.count
-            builtSlots += repeatElement(CellTable.Slot(key: CellTable.empty, start: 0, count: 0), count: capacity)
+            builtSlots += repeatElement(CellTable.Slot(key: CellTable.empty, base: 0), count: capacity)
             while i < end {
-                let key = listings[i].key
+                let x = listings[i].x, y = listings[i].y
                 let start = builtItems.count
-                while i < end && listings[i].key == key {
+                while i < end && listings[i].x == x && listings[i].y == y {
                     let n = Int(listings[i].entry)
                     builtItems.append(Item(box: entries[n].box, owner: entries[n].owner))
                     i += 1
                 }
-                CellTable.insert(CellTable.Slot(key: key, start: Int32(start), count: Int32(builtItems.count - start)),
-                                 into: &builtSlots, base: slotBase, capacity: capacity, shift: shift)
+                let tile = CellTable.tileKey(x, y)
+                let s = CellTable.find(tile, in: builtSlots, base: slotBase, capacity: capacity, shift: shift)
+                if builtSlots[s].key != tile {
+                    builtSlots[s] = CellTable.Slot(key: tile, base: builtRuns.count)
+                    builtRuns += repeatElement(CellTable.Run(start: 0, count: 0), count: CellTable.cellsPerTile)
+                }
+                builtRuns[builtSlots[s].base + CellTable.offsetInTile(x, y)] = CellTable.Run(start: Int32(start), count: Int32(builtItems.count - start))
             }
             let size = RegionIndex.cellSize(Int(exponent))
             builtLevels.append(Level(invCell: 1 / size, slotBase: slotBase, mask: capacity - 1, shift: shift))
         }
         levels = FixedBuffer(builtLevels)
         slots = FixedBuffer(builtSlots)
+        runs = FixedBuffer(builtRuns)
         items = FixedBuffer(builtItems)
     }
 
@@ -122,7 +133,7 @@ public struct RegionIndex: Sendable {
 
     /// A view of the index for hot loops: plain pointers into the index's buffers, valid while
     /// the index is alive (keep the index, or the engine holding it, alive around the loop).
-    var probe: Probe { Probe(levels: levels.elements, slots: slots.elements, items: items.elements) }
+    var probe: Probe { Probe(levels: levels.elements, slots: slots.elements, runs: runs.elements, items: items.elements) }
 
     /// Appends to `result` the owner of every box containing (lat, lon), each once per box.
     /// - Complexity: O(levels + boxes listed in the point's cells); independent of the total count.
