@@ -7,21 +7,46 @@
 ///     let evaluator = RuleEvaluator(campaign: campaign, campaignIndex: 0)
 ///     let triggers = evaluator.triggers(visits: visits, t0: firstFix, tEnd: lastFix)
 public struct RuleEvaluator: Sendable {
+    /// What is compiled once per campaign, shared by every copy of the evaluator (a copy costs
+    /// one reference count, whatever the campaign's size).
+    final class Compiled: Sendable {
+        let campaign: Campaign
+        let conditions: [CompiledCondition]
+        let active: Interval
+        /// Per region index: the rank of its id among the campaign's ids in UTF-8 byte order
+        /// (equal ids share a rank), for ordering evidence without comparing strings.
+        let regionRank: [Int32]
+        /// The rank an id "" would have (for region indices out of range).
+        let emptyRank: Int32
+
+        init(campaign: Campaign) {
+            self.campaign = campaign
+            conditions = campaign.rules.map { CompiledCondition($0.condition, in: campaign) }
+            active = Interval(campaign.active?.fromMs ?? Int64.min, campaign.active?.untilMs ?? Int64.max)
+            let ids = campaign.regions.map(\.id)
+            var distinct = Array(Set(ids + [""])).map { Array($0.utf8) }
+            distinct.sort { $0.lexicographicallyPrecedes($1) }
+            var rankOf: [String: Int32] = [:]
+            for (k, bytes) in distinct.enumerated() { rankOf[String(decoding: bytes, as: UTF8.self)] = Int32(k) }
+            regionRank = ids.map { rankOf[$0] ?? 0 }
+            emptyRank = rankOf[""] ?? 0
+        }
+    }
+
+    let compiled: Compiled
     /// The campaign evaluated.
-    public let campaign: Campaign
+    public var campaign: Campaign { compiled.campaign }
     /// Its index in `CampaignSet.campaigns`, copied into every trigger.
     public let campaignIndex: Int
-    let conditions: [CompiledCondition]
+    var conditions: [CompiledCondition] { compiled.conditions }
     /// The `active` window `[from, until)`, unbounded sides as Int64.min / Int64.max.
-    let active: Interval
+    var active: Interval { compiled.active }
 
     /// Compiles the campaign's rules: selectors become region masks, zones are resolved.
     /// - Complexity: O(rules x regions).
     public init(campaign: Campaign, campaignIndex: Int) {
-        self.campaign = campaign
+        compiled = Compiled(campaign: campaign)
         self.campaignIndex = campaignIndex
-        conditions = campaign.rules.map { CompiledCondition($0.condition, in: campaign) }
-        active = Interval(campaign.active?.fromMs ?? Int64.min, campaign.active?.untilMs ?? Int64.max)
     }
 
     /// The triggers of every rule for one user, ordered by time, then rule index.
@@ -65,20 +90,21 @@ public struct RuleEvaluator: Sendable {
 
     /// Deduplicates visit indices and orders them by enter, then region id (UTF-8 bytes), then exit.
     func orderedEvidence(_ raw: [Int], _ visits: [Visit]) -> [Int] {
-        let unique = Array(Set(raw))
+        if raw.isEmpty { return [] }
+        let unique = raw.count == 1 ? raw : Array(Set(raw))
         return unique.sorted { a, b in
             let va = visits[a], vb = visits[b]
             if va.enter != vb.enter { return va.enter < vb.enter }
-            let ra = regionId(va.region), rb = regionId(vb.region)
-            if ra != rb { return ra.utf8.lexicographicallyPrecedes(rb.utf8) }
+            let ra = regionRank(va.region), rb = regionRank(vb.region)
+            if ra != rb { return ra < rb }
             let ea = va.exit ?? Int64.max, eb = vb.exit ?? Int64.max
             return ea != eb ? ea < eb : a < b
         }
     }
 
-    /// The id of region index `region`, or "" when out of range.
-    func regionId(_ region: Int32) -> String {
+    /// The rank of region index `region`'s id (that of "" when out of range).
+    func regionRank(_ region: Int32) -> Int32 {
         let i = Int(region)
-        return i >= 0 && i < campaign.regions.count ? campaign.regions[i].id : ""
+        return i >= 0 && i < compiled.regionRank.count ? compiled.regionRank[i] : compiled.emptyRank
     }
 }
