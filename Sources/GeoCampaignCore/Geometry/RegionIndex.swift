@@ -62,56 +62,84 @@ public struct RegionIndex: Sendable {
             return RegionIndex.desiredExponent(max(b.maxLat - b.minLat, b.maxLon - b.minLon))
         }
         let base = wanted.min() ?? RegionIndex.minExponent
-        // (level exponent, cell y, cell x, entry) for every cell of every box, sorted once.
-        var listings: [(exponent: Int32, y: Int64, x: Int64, entry: Int32)] = []
-        listings.reserveCapacity(valid.count * 4)
+        // Boxes by level (levels are 2 exponents apart from the finest), each level's boxes in
+        // entry order; then per level a counting sort of the boxes' cells into runs, so items of
+        // a cell stay in entry order. O(n + cells) with one tile look-up per tile a box touches.
+        var levelOf: [Int: [Int]] = [:]
         for (k, n) in valid.enumerated() {
-            let b = entries[n].box
             var exponent = base
             while exponent < wanted[k] { exponent += 2 }
-            let inv = 1 / RegionIndex.cellSize(exponent)
-            let x0 = RegionIndex.cellIndex(b.minLon + 180, inv), x1 = RegionIndex.cellIndex(b.maxLon + 180, inv)
-            let y0 = RegionIndex.cellIndex(b.minLat + 90, inv), y1 = RegionIndex.cellIndex(b.maxLat + 90, inv)
-            for y in y0...y1 {
-                for x in x0...x1 { listings.append((Int32(exponent), y, x, Int32(n))) }
-            }
+            levelOf[exponent, default: []].append(n)
         }
-        listings.sort { ($0.exponent, $0.y, $0.x, $0.entry) < ($1.exponent, $1.y, $1.x, $1.entry) }
         var builtLevels: [Level] = []
         var builtSlots: [CellTable.Slot] = []
         var builtRuns: [CellTable.Run] = []
         var builtItems: [Item] = []
-        builtItems.reserveCapacity(listings.count)
-        var i = 0
-        while i < listings.count {
-            let exponent = listings[i].exponent
-            var end = i
-            var tiles = Set<Int64>()
-            while end < listings.count && listings[end].exponent == exponent {
-                tiles.insert(CellTable.tileKey(listings[end].x, listings[end].y))
-                end += 1
+        for exponent in levelOf.keys.sorted() {
+            guard let members = levelOf[exponent] else { continue }
+            let inv = 1 / RegionIndex.cellSize(exponent)
+            // Cell ranges and tiles (tile index in order of first appearance).
+            var tileIndex: [Int64: Int] = [:]
+            var tileKeys: [Int64] = []
+            var ranges: [(x0: Int64, x1: Int64, y0: Int64, y1: Int64)] = []
+            ranges.reserveCapacity(members.count)
+            for n in members {
+                let b = entries[n].box
+                let r = (RegionIndex.cellIndex(b.minLon + 180, inv), RegionIndex.cellIndex(b.maxLon + 180, inv),
+                         RegionIndex.cellIndex(b.minLat + 90, inv), RegionIndex.cellIndex(b.maxLat + 90, inv))
+                ranges.append(r)
+                for ty in (r.2 >> CellTable.tileShift)...(r.3 >> CellTable.tileShift) {
+                    for tx in (r.0 >> CellTable.tileShift)...(r.1 >> CellTable.tileShift) {
+                        let key = RegionIndex.key(tx, ty)
+                        if tileIndex[key] == nil {
+                            tileIndex[key] = tileKeys.count
+                            tileKeys.append(key)
+                        }
+                    }
+                }
             }
-            let (capacity, shift) = CellTable.shape(tiles: tiles.count)
+            let runBase = builtRuns.count
+            var counts = [Int32](repeating: 0, count: tileKeys.count * CellTable.cellsPerTile)
+            // The last tile looked up: a box's cells mostly share a tile.
+            var lastTile = CellTable.empty, lastIndex = 0
+            func cellSlot(_ x: Int64, _ y: Int64) -> Int {
+                let key = CellTable.tileKey(x, y)
+                if key != lastTile {
+                    lastTile = key
+                    lastIndex = tileIndex[key] ?? 0
+                }
+                return lastIndex * CellTable.cellsPerTile + CellTable.offsetInTile(x, y)
+            }
+            for r in ranges {
+                for y in r.y0...r.y1 { for x in r.x0...r.x1 { counts[cellSlot(x, y)] += 1 } }
+            }
+            var start = Int32(builtItems.count)
+            var next = [Int32](repeating: 0, count: counts.count)
+            for c in counts.indices {
+                builtRuns.append(CellTable.Run(start: counts[c] > 0 ? start : 0, count: counts[c]))
+                next[c] = start
+                start += counts[c]
+            }
+            builtItems += repeatElement(Item(box: BoundingBox(minLat: 0, maxLat: 0, minLon: 0, maxLon: 0), owner: 0), count: Int(start) - builtItems.count)
+            for (k, n) in members.enumerated() {
+                let r = ranges[k]
+                let item = Item(box: entries[n].box, owner: entries[n].owner)
+                for y in r.y0...r.y1 {
+                    for x in r.x0...r.x1 {
+                        let c = cellSlot(x, y)
+                        builtItems[Int(next[c])] = item
+                        next[c] += 1
+                    }
+                }
+            }
+            let (capacity, shift) = CellTable.shape(tiles: tileKeys.count)
             let slotBase = builtSlots.count
             builtSlots += repeatElement(CellTable.Slot(key: CellTable.empty, base: 0), count: capacity)
-            while i < end {
-                let x = listings[i].x, y = listings[i].y
-                let start = builtItems.count
-                while i < end && listings[i].x == x && listings[i].y == y {
-                    let n = Int(listings[i].entry)
-                    builtItems.append(Item(box: entries[n].box, owner: entries[n].owner))
-                    i += 1
-                }
-                let tile = CellTable.tileKey(x, y)
-                let s = CellTable.find(tile, in: builtSlots, base: slotBase, capacity: capacity, shift: shift)
-                if builtSlots[s].key != tile {
-                    builtSlots[s] = CellTable.Slot(key: tile, base: builtRuns.count)
-                    builtRuns += repeatElement(CellTable.Run(start: 0, count: 0), count: CellTable.cellsPerTile)
-                }
-                builtRuns[builtSlots[s].base + CellTable.offsetInTile(x, y)] = CellTable.Run(start: Int32(start), count: Int32(builtItems.count - start))
+            for (t, key) in tileKeys.enumerated() {
+                let s = CellTable.find(key, in: builtSlots, base: slotBase, capacity: capacity, shift: shift)
+                builtSlots[s] = CellTable.Slot(key: key, base: runBase + t * CellTable.cellsPerTile)
             }
-            let size = RegionIndex.cellSize(Int(exponent))
-            builtLevels.append(Level(invCell: 1 / size, slotBase: slotBase, mask: capacity - 1, shift: shift))
+            builtLevels.append(Level(invCell: inv, slotBase: slotBase, mask: capacity - 1, shift: shift))
         }
         levels = FixedBuffer(builtLevels)
         slots = FixedBuffer(builtSlots)

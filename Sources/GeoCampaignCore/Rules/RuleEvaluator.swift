@@ -13,23 +13,10 @@ public struct RuleEvaluator: Sendable {
         let campaign: Campaign
         let conditions: [CompiledCondition]
         let active: Interval
-        /// Per region index: the rank of its id among the campaign's ids in UTF-8 byte order
-        /// (equal ids share a rank), for ordering evidence without comparing strings.
-        let regionRank: [Int32]
-        /// The rank an id "" would have (for region indices out of range).
-        let emptyRank: Int32
-
         init(campaign: Campaign) {
             self.campaign = campaign
             conditions = campaign.rules.map { CompiledCondition($0.condition, in: campaign) }
             active = Interval(campaign.active?.fromMs ?? Int64.min, campaign.active?.untilMs ?? Int64.max)
-            let ids = campaign.regions.map(\.id)
-            var distinct = Array(Set(ids + [""])).map { Array($0.utf8) }
-            distinct.sort { $0.lexicographicallyPrecedes($1) }
-            var rankOf: [String: Int32] = [:]
-            for (k, bytes) in distinct.enumerated() { rankOf[String(decoding: bytes, as: UTF8.self)] = Int32(k) }
-            regionRank = ids.map { rankOf[$0] ?? 0 }
-            emptyRank = rankOf[""] ?? 0
         }
     }
 
@@ -95,16 +82,17 @@ public struct RuleEvaluator: Sendable {
         return unique.sorted { a, b in
             let va = visits[a], vb = visits[b]
             if va.enter != vb.enter { return va.enter < vb.enter }
-            let ra = regionRank(va.region), rb = regionRank(vb.region)
-            if ra != rb { return ra < rb }
+            let ra = regionId(va.region), rb = regionId(vb.region)
+            if ra != rb { return ra.utf8.lexicographicallyPrecedes(rb.utf8) }
             let ea = va.exit ?? Int64.max, eb = vb.exit ?? Int64.max
             return ea != eb ? ea < eb : a < b
         }
     }
 
-    /// The rank of region index `region`'s id (that of "" when out of range).
-    func regionRank(_ region: Int32) -> Int32 {
+    /// The id of region index `region`, or "" when out of range.
+    func regionId(_ region: Int32) -> String {
         let i = Int(region)
-        return i >= 0 && i < compiled.regionRank.count ? compiled.regionRank[i] : compiled.emptyRank
+        let regions = compiled.campaign.regions
+        return i >= 0 && i < regions.count ? regions[i].id : ""
     }
 }
