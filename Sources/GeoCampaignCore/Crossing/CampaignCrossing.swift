@@ -1,18 +1,20 @@
 /// The crossing engine for a whole campaign set: campaigns that share `max_accuracy` and
-/// `max_gap` (and so cut a user's track into the same segments) share one engine and one index,
-/// so a fix costs one index query per group instead of one per campaign. Results are exactly
-/// those of one `CrossingEngine` per campaign.
+/// `max_gap` (and so cut a user's track into the same segments) form one tracking group, and all
+/// groups share one region index, so a fix costs one index query whatever the number of
+/// campaigns. Results are exactly those of one `CrossingEngine` per campaign.
 ///
 /// Immutable after `init`; safe to share across threads.
 public struct CampaignCrossing: Sendable {
     struct Group: Sendable {
-        var engine: CrossingEngine
-        /// Per region of the group's engine: its campaign and its index within that campaign.
-        var campaignOf: [Int32]
-        var localRegion: [Int32]
+        /// The group's segmenting parameters.
+        var maxAccuracyM: Double
+        var maxGapMs: Int64
+        /// The campaigns in the group.
+        var campaigns: [Int]
     }
 
     let groups: [Group]
+    let core: CrossingCore
     /// Number of campaigns (the length of every result).
     public let campaignCount: Int
 
@@ -28,36 +30,34 @@ public struct CampaignCrossing: Sendable {
             if members[key] == nil { order.append(key) }
             members[key, default: []].append((c, p))
         }
-        groups = order.compactMap { key in
-            guard let list = members[key], let first = list.first?.1 else { return nil }
-            var shapes: [Region.Shape] = [], h: [Double] = [], confirm: [Int64] = []
-            var campaignOf: [Int32] = [], local: [Int32] = []
+        var groups: [Group] = []
+        var geometries: [RegionGeometry] = [], h: [Double] = [], confirm: [Int64] = []
+        var groupOf: [Int32] = [], campaignOf: [Int32] = [], local: [Int32] = []
+        for key in order {
+            guard let list = members[key], let first = list.first?.1 else { continue }
+            let g = Int32(groups.count)
+            groups.append(Group(maxAccuracyM: first.maxAccuracyM, maxGapMs: first.maxGapMs, campaigns: list.map(\.0)))
             for (c, p) in list {
                 for (r, region) in campaigns[c].regions.enumerated() {
-                    shapes.append(region.shape)
+                    geometries.append(RegionGeometry(region.shape))
                     h.append(p.hysteresisM[r]); confirm.append(p.confirmMs[r])
-                    campaignOf.append(Int32(c)); local.append(Int32(r))
+                    groupOf.append(g); campaignOf.append(Int32(c)); local.append(Int32(r))
                 }
             }
-            let params = CrossingParameters(maxAccuracyM: first.maxAccuracyM, maxGapMs: first.maxGapMs, hysteresisM: h, confirmMs: confirm)
-            return Group(engine: CrossingEngine(shapes: shapes, parameters: params), campaignOf: campaignOf, localRegion: local)
         }
+        self.groups = groups
+        core = CrossingCore(geometries: geometries, hysteresisM: h, confirmMs: confirm, group: groupOf,
+                            campaign: campaignOf, localRegion: local,
+                            groups: groups.map { CrossingCore.Group(maxAccuracyM: $0.maxAccuracyM, maxGapMs: $0.maxGapMs) },
+                            campaignCount: campaigns.count)
     }
 
     /// The visits of one user for every campaign: element `i` holds campaign `i`'s visits, with
     /// region indices of that campaign, sorted as `CrossingEngine.visits` sorts them.
     /// - Parameters: as `CrossingEngine.visits(fixes:tEnd:)`.
-    /// - Complexity: O(fixes x (groups + regions near each fix + regions with state)).
+    /// - Complexity: O(fixes x (groups + index levels + regions near each fix + regions with state)).
     public func visits(fixes: UnsafeBufferPointer<Fix>, tEnd: Int64) -> [[Visit]] {
-        var out = [[Visit]](repeating: [], count: campaignCount)
-        for group in groups {
-            for var v in group.engine.visits(fixes: fixes, tEnd: tEnd) {
-                let g = Int(v.region)
-                v.region = group.localRegion[g]
-                out[Int(group.campaignOf[g])].append(v)
-            }
-        }
-        return out
+        core.visits(fixes: fixes, tEnd: tEnd)
     }
 
     /// The visits of one user for every campaign (see the buffer variant).

@@ -9,10 +9,11 @@ public struct CrossingEngine: Sendable {
     public let parameters: CrossingParameters
     /// Compiled geometry per region, indexed as `Campaign.regions`.
     public let geometries: [RegionGeometry]
-    /// Per region: the circle fast path (see `CircleClassifier`), or `isCircle == false`.
-    let classifiers: [CircleClassifier]
+    /// The per-fix loop over this campaign's regions (one tracking group).
+    let core: CrossingCore
+
     /// Index over each region's box grown by its hysteresis plus `indexMarginM`.
-    public let index: RegionIndex
+    public var index: RegionIndex { core.index }
 
     /// Safety margin (meters) added to each region's hysteresis when growing its box for the index,
     /// covering rounding in the degrees-to-meters conversion.
@@ -29,14 +30,12 @@ public struct CrossingEngine: Sendable {
         parameters = params
         let geos = shapes.map { RegionGeometry($0) }
         geometries = geos
-        classifiers = geos.enumerated().map { $0.element.circleClassifier(hysteresisM: params.hysteresisM[$0.offset]) }
-        var entries: [(box: BoundingBox, owner: Int32)] = []
-        entries.reserveCapacity(geos.count)
-        for (r, g) in geos.enumerated() {
-            let grown = g.bounds(expandedByMeters: max(0, params.hysteresisM[r]) + CrossingEngine.indexMarginM)
-            for part in grown.wrappedParts() { entries.append((part, Int32(r))) }
-        }
-        index = RegionIndex(entries: entries)
+        let n = geos.count
+        core = CrossingCore(geometries: geos, hysteresisM: params.hysteresisM, confirmMs: params.confirmMs,
+                            group: [Int32](repeating: 0, count: n), campaign: [Int32](repeating: 0, count: n),
+                            localRegion: (0..<n).map { Int32($0) },
+                            groups: [CrossingCore.Group(maxAccuracyM: params.maxAccuracyM, maxGapMs: params.maxGapMs)],
+                            campaignCount: 1)
     }
 
     /// The class of a fix for region `r` (semantics.md 2.1), computed without the index.
@@ -64,88 +63,13 @@ public struct CrossingEngine: Sendable {
     }
 
     /// The visits of one user whose fixes lie in contiguous memory (no copy).
+    ///
+    /// The loop reads regions and the index through plain pointers (no reference counting per
+    /// fix) and allocates nothing per fix; a fix with no region box around it and no region
+    /// with state costs at most one hash probe per index level, none when it stays in the cells
+    /// of the previous fix.
     /// - Complexity: as `visits(fixes:tEnd:)` for arrays.
     public func visits(fixes: UnsafeBufferPointer<Fix>, tEnd: Int64) -> [Visit] {
-        let maxAccuracy = parameters.maxAccuracyM
-        let maxGap = parameters.maxGapMs
-        var out: [Visit] = []
-        var tracks: [RegionTrack] = []
-        var candidates: [Int32] = []
-        candidates.reserveCapacity(16)
-        var lastUsed: Int64? = nil
-        var stamp = 0
-
-        parameters.hysteresisM.withUnsafeBufferPointer { hyst in
-        parameters.confirmMs.withUnsafeBufferPointer { conf in
-        geometries.withUnsafeBufferPointer { geo in
-        classifiers.withUnsafeBufferPointer { fast in
-            for fix in fixes where fix.isUsed(maxAccuracy: maxAccuracy) {
-                let t = fix.time
-                if let prev = lastUsed, t - prev > maxGap {
-                    CrossingEngine.closeByGap(&tracks, into: &out)
-                }
-                lastUsed = t
-                stamp += 1
-                candidates.removeAll(keepingCapacity: true)
-                index.query(lat: fix.lat, lon: fix.lon, into: &candidates)
-                if candidates.isEmpty && tracks.isEmpty { continue }
-                let latRad = Earth.radians(fix.lat), lonRad = Earth.radians(fix.lon)
-                let cosLat = cos(latRad)
-                let existing = tracks.count
-                var finished = false
-                for r32 in candidates {
-                    let r = Int(r32)
-                    let c: FixClass
-                    if fast[r].isCircle {
-                        c = fast[r].classify(latRad: latRad, lonRad: lonRad, cosLat: cosLat)
-                    } else if let pc = geo[r].polygonClass(hysteresisM: hyst[r], latDeg: fix.lat, lonDeg: fix.lon,
-                                                          latRad: latRad, lonRad: lonRad, cosLat: cosLat) {
-                        c = pc
-                    } else {
-                        let d = geo[r].depth(latDeg: fix.lat, lonDeg: fix.lon, latRad: latRad, lonRad: lonRad, cosLat: cosLat)
-                        c = FixClass(depthM: d, hysteresisM: hyst[r])
-                    }
-                    var k = 0
-                    while k < existing && tracks[k].region != r32 { k += 1 }
-                    if k < existing {
-                        tracks[k].stamp = stamp
-                        if case let .done(visit) = tracks[k].advance(c, at: t, confirmMs: conf[r]) {
-                            if let visit { out.append(visit) }
-                            tracks[k].stamp = -1
-                            finished = true
-                        }
-                    } else if c == .inside {
-                        tracks.append(RegionTrack.start(region: r32, at: t, confirmMs: conf[r], stamp: stamp))
-                    }
-                }
-                // Regions with state that the index did not return are OUT for this fix.
-                for k in 0..<existing where tracks[k].stamp != stamp && tracks[k].stamp != -1 {
-                    let r = Int(tracks[k].region)
-                    if case let .done(visit) = tracks[k].advance(.outside, at: t, confirmMs: conf[r]) {
-                        if let visit { out.append(visit) }
-                        tracks[k].stamp = -1
-                        finished = true
-                    }
-                }
-                if finished { tracks.removeAll { $0.stamp == -1 } }
-            }
-        }}}}
-
-        if let last = lastUsed {
-            if tEnd - last > maxGap {
-                CrossingEngine.closeByGap(&tracks, into: &out)
-            } else {
-                for track in tracks { if let v = track.open() { out.append(v) } }
-            }
-        }
-        // (enter, region); a zero-length visit (confirm 0) before a later one of the same region and instant.
-        out.sort { ($0.enter, $0.region, $0.exit ?? .max) < ($1.enter, $1.region, $1.exit ?? .max) }
-        return out
-    }
-
-    /// Ends a segment: every visit inside closes with reason `gap`; all tracks are dropped.
-    static func closeByGap(_ tracks: inout [RegionTrack], into out: inout [Visit]) {
-        for track in tracks { if let v = track.closedByGap() { out.append(v) } }
-        tracks.removeAll(keepingCapacity: true)
+        core.visits(fixes: fixes, tEnd: tEnd).first ?? []
     }
 }

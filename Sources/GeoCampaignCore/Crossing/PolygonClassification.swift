@@ -11,6 +11,20 @@ extension RegionGeometry {
     /// - Complexity: O(chunks + edges near the fix or crossing its ray).
     func polygonClass(hysteresisM h: Double, latDeg: Double, lonDeg: Double, latRad: Double, lonRad: Double, cosLat: Double) -> FixClass? {
         guard case let .polygon(p) = kind, h > RegionGeometry.boundaryToleranceM else { return nil }
+        return p.vertices.withUnsafeBufferPointer { v in
+            p.chunks.withUnsafeBufferPointer { c in
+                RegionGeometry.polygonClass(vertices: v, chunks: c, hysteresisM: h, latDeg: latDeg, lonDeg: lonDeg,
+                                            latRad: latRad, lonRad: lonRad, cosLat: cosLat)
+            }
+        }
+    }
+
+    /// The polygon fast path over `chunks` of `vertices` (see the instance method); `h` must be
+    /// above the boundary tolerance.
+    /// - Complexity: O(chunks + edges near the fix or crossing its ray).
+    @inline(__always)
+    static func polygonClass(vertices v: UnsafeBufferPointer<Vertex>, chunks: UnsafeBufferPointer<EdgeChunk>, hysteresisM h: Double,
+                             latDeg: Double, lonDeg: Double, latRad: Double, lonRad: Double, cosLat: Double) -> FixClass {
         let r = Earth.radiusM
         let kx = r * cosLat
         let h2 = h * h
@@ -18,41 +32,37 @@ extension RegionGeometry {
         let dLat = h / r * (180 / Double.pi) * 1.000001 + 1e-12
         let dLon = cosLat > 1e-9 ? dLat / cosLat : Double.infinity
         var inside = false
-        return p.latDeg.withUnsafeBufferPointer { la in
-        p.lonDeg.withUnsafeBufferPointer { lo in
-        p.latRad.withUnsafeBufferPointer { laR in
-        p.lonRad.withUnsafeBufferPointer { loR in
-            for chunk in p.chunks {
-                let b = chunk.box
-                let near = latDeg >= b.minLat - dLat && latDeg <= b.maxLat + dLat
-                    && lonDeg >= b.minLon - dLon && lonDeg <= b.maxLon + dLon
-                let crosses = latDeg >= b.minLat && latDeg < b.maxLat && lonDeg <= b.maxLon
-                if !near && !crosses { continue }
-                var i = chunk.first
-                var j = i == chunk.ringFirst ? chunk.ringEnd - 1 : i - 1
-                while i < chunk.end {
-                    if crosses {
-                        let yi = la[i], yj = la[j]
-                        if (yi > latDeg) != (yj > latDeg) {
-                            let xCross = lo[i] + (latDeg - yi) / (yj - yi) * (lo[j] - lo[i])
-                            if lonDeg < xCross { inside.toggle() }
-                        }
+        for chunk in chunks {
+            let b = chunk.box
+            let near = latDeg >= b.minLat - dLat && latDeg <= b.maxLat + dLat
+                && lonDeg >= b.minLon - dLon && lonDeg <= b.maxLon + dLon
+            let crosses = latDeg >= b.minLat && latDeg < b.maxLat && lonDeg <= b.maxLon
+            if !near && !crosses { continue }
+            var i = chunk.first
+            var j = i == chunk.ringFirst ? chunk.ringEnd - 1 : i - 1
+            while i < chunk.end {
+                let vi = v[i], vj = v[j]
+                if crosses {
+                    let yi = vi.latDeg, yj = vj.latDeg
+                    if (yi > latDeg) != (yj > latDeg) {
+                        let xCross = vi.lonDeg + (latDeg - yi) / (yj - yi) * (vj.lonDeg - vi.lonDeg)
+                        if lonDeg < xCross { inside.toggle() }
                     }
-                    if near {
-                        let ax = (loR[j] - lonRad) * kx, ay = (laR[j] - latRad) * r
-                        let bx = (loR[i] - lonRad) * kx, by = (laR[i] - latRad) * r
-                        let ex = bx - ax, ey = by - ay
-                        let len2 = ex * ex + ey * ey
-                        var t = len2 > 0 ? -(ax * ex + ay * ey) / len2 : 0
-                        t = t < 0 ? 0 : (t > 1 ? 1 : t)
-                        let px = ax + t * ex, py = ay + t * ey
-                        if px * px + py * py < h2 { return .band }
-                    }
-                    j = i
-                    i += 1
                 }
+                if near {
+                    let ax = (vj.lonRad - lonRad) * kx, ay = (vj.latRad - latRad) * r
+                    let bx = (vi.lonRad - lonRad) * kx, by = (vi.latRad - latRad) * r
+                    let ex = bx - ax, ey = by - ay
+                    let len2 = ex * ex + ey * ey
+                    var t = len2 > 0 ? -(ax * ex + ay * ey) / len2 : 0
+                    t = t < 0 ? 0 : (t > 1 ? 1 : t)
+                    let px = ax + t * ex, py = ay + t * ey
+                    if px * px + py * py < h2 { return .band }
+                }
+                j = i
+                i += 1
             }
-            return inside ? .inside : .outside
-        }}}}
+        }
+        return inside ? .inside : .outside
     }
 }

@@ -19,17 +19,23 @@ public struct RegionGeometry: Sendable {
         case polygon(Polygon)
     }
 
-    /// Flat rings of a polygon: vertex arrays in degrees and radians, and ring start offsets.
+    /// Flat rings of a polygon: vertices (degrees and radians), ring start offsets, and edge
+    /// chunks (see `EdgeChunk`) over the vertex indices.
     struct Polygon: Sendable {
-        var latDeg: [Double] = []
-        var lonDeg: [Double] = []
-        var latRad: [Double] = []
-        var lonRad: [Double] = []
+        var vertices: [Vertex] = []
         /// ringStart[i] ..< ringStart[i + 1] are ring i's vertices (not closed).
         var ringStart: [Int] = [0]
         /// Runs of up to `chunkSize` consecutive edges of one ring with their bounding box, so
-        /// that a query can skip edges far from the fix (see `EdgeChunk`).
+        /// that a query can skip edges far from the fix.
         var chunks: [EdgeChunk] = []
+    }
+
+    /// One polygon vertex in degrees and in radians.
+    struct Vertex: Sendable {
+        var latDeg: Double
+        var lonDeg: Double
+        var latRad: Double
+        var lonRad: Double
     }
 
     /// Edges `prev(i) -> i` for vertices `i` in `first ..< end` of the ring `ringFirst ..< ringEnd`
@@ -40,6 +46,11 @@ public struct RegionGeometry: Sendable {
         var ringFirst: Int
         var ringEnd: Int
         var box: BoundingBox
+
+        /// The chunk with its vertex indices moved by `offset` (when vertex arrays are concatenated).
+        func shifted(by offset: Int) -> EdgeChunk {
+            EdgeChunk(first: first + offset, end: end + offset, ringFirst: ringFirst + offset, ringEnd: ringEnd + offset, box: box)
+        }
     }
 
     /// Edges per chunk.
@@ -62,12 +73,11 @@ public struct RegionGeometry: Sendable {
             for part in parts {
                 for ring in [part.outer] + part.holes where !ring.isEmpty {
                     for c in ring {
-                        p.latDeg.append(c.lat); p.lonDeg.append(c.lon)
-                        p.latRad.append(Earth.radians(c.lat)); p.lonRad.append(Earth.radians(c.lon))
+                        p.vertices.append(Vertex(latDeg: c.lat, lonDeg: c.lon, latRad: Earth.radians(c.lat), lonRad: Earth.radians(c.lon)))
                         box.minLat = min(box.minLat, c.lat); box.maxLat = max(box.maxLat, c.lat)
                         box.minLon = min(box.minLon, c.lon); box.maxLon = max(box.maxLon, c.lon)
                     }
-                    p.ringStart.append(p.latDeg.count)
+                    p.ringStart.append(p.vertices.count)
                 }
             }
             for ring in 0..<(p.ringStart.count - 1) {
@@ -76,9 +86,15 @@ public struct RegionGeometry: Sendable {
                 while first < re {
                     let end = min(first + RegionGeometry.chunkSize, re)
                     var b = BoundingBox(minLat: .infinity, maxLat: -.infinity, minLon: .infinity, maxLon: -.infinity)
-                    for v in [first == rs ? re - 1 : first - 1] + Array(first..<end) {
-                        b.minLat = min(b.minLat, p.latDeg[v]); b.maxLat = max(b.maxLat, p.latDeg[v])
-                        b.minLon = min(b.minLon, p.lonDeg[v]); b.maxLon = max(b.maxLon, p.lonDeg[v])
+                    var v = first == rs ? re - 1 : first - 1
+                    var next = first
+                    while true {
+                        let c = p.vertices[v]
+                        b.minLat = min(b.minLat, c.latDeg); b.maxLat = max(b.maxLat, c.latDeg)
+                        b.minLon = min(b.minLon, c.lonDeg); b.maxLon = max(b.maxLon, c.lonDeg)
+                        if next == end { break }
+                        v = next
+                        next += 1
                     }
                     p.chunks.append(EdgeChunk(first: first, end: end, ringFirst: rs, ringEnd: re, box: b))
                     first = end
@@ -137,40 +153,49 @@ public struct RegionGeometry: Sendable {
     }
 
     static func polygonDepth(_ p: Polygon, latDeg: Double, lonDeg: Double, latRad: Double, lonRad: Double, cosLat: Double) -> Double {
+        p.vertices.withUnsafeBufferPointer { v in
+            p.chunks.withUnsafeBufferPointer { c in
+                polygonDepth(vertices: v, chunks: c, latDeg: latDeg, lonDeg: lonDeg, latRad: latRad, lonRad: lonRad, cosLat: cosLat)
+            }
+        }
+    }
+
+    /// Signed depth (unsnapped) of a point for the polygon made of `chunks` over `vertices`:
+    /// even-odd containment in the (lon, lat) plane with a ray towards +lon, and the distance to
+    /// the nearest edge in the local projection centred on the point.
+    /// - Complexity: O(edges).
+    @inline(__always)
+    static func polygonDepth(vertices v: UnsafeBufferPointer<Vertex>, chunks: UnsafeBufferPointer<EdgeChunk>,
+                             latDeg: Double, lonDeg: Double, latRad: Double, lonRad: Double, cosLat: Double) -> Double {
         let r = Earth.radiusM
         let kx = r * cosLat
         var inside = false
         var best = Double.infinity
-        p.latDeg.withUnsafeBufferPointer { la in
-        p.lonDeg.withUnsafeBufferPointer { lo in
-        p.latRad.withUnsafeBufferPointer { laR in
-        p.lonRad.withUnsafeBufferPointer { loR in
-            for ring in 0..<(p.ringStart.count - 1) {
-                let start = p.ringStart[ring], end = p.ringStart[ring + 1]
-                var j = end - 1
-                var i = start
-                while i < end {
-                    // Even-odd crossing test in the (lon, lat) plane, ray towards +lon.
-                    let yi = la[i], yj = la[j]
-                    if (yi > latDeg) != (yj > latDeg) {
-                        let xCross = lo[i] + (latDeg - yi) / (yj - yi) * (lo[j] - lo[i])
-                        if lonDeg < xCross { inside.toggle() }
-                    }
-                    // Distance from the fix (origin) to edge j-i in the local projection.
-                    let ax = (loR[j] - lonRad) * kx, ay = (laR[j] - latRad) * r
-                    let bx = (loR[i] - lonRad) * kx, by = (laR[i] - latRad) * r
-                    let ex = bx - ax, ey = by - ay
-                    let len2 = ex * ex + ey * ey
-                    var t = len2 > 0 ? -(ax * ex + ay * ey) / len2 : 0
-                    t = t < 0 ? 0 : (t > 1 ? 1 : t)
-                    let px = ax + t * ex, py = ay + t * ey
-                    let dist2 = px * px + py * py
-                    if dist2 < best { best = dist2 }
-                    j = i
-                    i += 1
+        for chunk in chunks {
+            var i = chunk.first
+            var j = i == chunk.ringFirst ? chunk.ringEnd - 1 : i - 1
+            while i < chunk.end {
+                let vi = v[i], vj = v[j]
+                // Even-odd crossing test in the (lon, lat) plane, ray towards +lon.
+                let yi = vi.latDeg, yj = vj.latDeg
+                if (yi > latDeg) != (yj > latDeg) {
+                    let xCross = vi.lonDeg + (latDeg - yi) / (yj - yi) * (vj.lonDeg - vi.lonDeg)
+                    if lonDeg < xCross { inside.toggle() }
                 }
+                // Distance from the point (origin) to edge j-i in the local projection.
+                let ax = (vj.lonRad - lonRad) * kx, ay = (vj.latRad - latRad) * r
+                let bx = (vi.lonRad - lonRad) * kx, by = (vi.latRad - latRad) * r
+                let ex = bx - ax, ey = by - ay
+                let len2 = ex * ex + ey * ey
+                var t = len2 > 0 ? -(ax * ex + ay * ey) / len2 : 0
+                t = t < 0 ? 0 : (t > 1 ? 1 : t)
+                let px = ax + t * ex, py = ay + t * ey
+                let dist2 = px * px + py * py
+                if dist2 < best { best = dist2 }
+                j = i
+                i += 1
             }
-        }}}}
+        }
         let dist = best.squareRoot()
         return inside ? dist : -dist
     }

@@ -7,19 +7,33 @@ import Foundation
 /// Each box goes to a level whose cell size (a power of two in degrees) is not below a quarter of
 /// the box's larger side, so it touches at most 5 x 5 cells there; levels are a factor of 4 apart
 /// (at most 20). A query makes one hash probe per non-empty level and checks the boxes listed in
-/// that cell.
+/// that cell. All levels live in three flat buffers (levels, hash slots, listed boxes), so a
+/// query touches no reference-counted storage (see `Probe`).
 public struct RegionIndex: Sendable {
     struct Level: Sendable {
-        var cellDeg: Double
+        /// 1 / cell size in degrees.
         var invCell: Double
-        var table: CellTable
-        /// Entry indices grouped by cell (CSR), addressed by `table`.
-        var entries: [Int32]
+        /// This level's tile table: slots `slotBase ..< slotBase + mask + 1` of `slots`.
+        var slotBase: Int
+        var mask: Int
+        var shift: Int
+    }
+
+    /// One listing of a box in one cell: the box itself (so a query reads it in place) and its owner.
+    struct Item: Sendable {
+        var box: BoundingBox
+        var owner: Int32
     }
 
     let boxes: [BoundingBox]
     let owners: [Int32]
-    let levels: [Level]
+    let levels: FixedBuffer<Level>
+    /// Tile tables of every level.
+    let slots: FixedBuffer<CellTable.Slot>
+    /// Cell runs, 16 per tile (see `CellTable`).
+    let runs: FixedBuffer<CellTable.Run>
+    /// Items grouped by cell, addressed by the runs.
+    let items: FixedBuffer<Item>
 
     /// Cell sizes are powers of two in degrees between 2^minExponent and 2^maxExponent.
     static let minExponent = -30
@@ -48,81 +62,122 @@ public struct RegionIndex: Sendable {
             return RegionIndex.desiredExponent(max(b.maxLat - b.minLat, b.maxLon - b.minLon))
         }
         let base = wanted.min() ?? RegionIndex.minExponent
-        var perLevel: [Int: [(key: Int64, entry: Int32)]] = [:]
+        // Boxes by level (levels are 2 exponents apart from the finest), each level's boxes in
+        // entry order; then per level a counting sort of the boxes' cells into runs, so items of
+        // a cell stay in entry order. O(n + cells) with one tile look-up per tile a box touches.
+        var levelOf: [Int: [Int]] = [:]
         for (k, n) in valid.enumerated() {
-            let b = entries[n].box
             var exponent = base
             while exponent < wanted[k] { exponent += 2 }
+            levelOf[exponent, default: []].append(n)
+        }
+        var builtLevels: [Level] = []
+        var builtSlots: [CellTable.Slot] = []
+        var builtRuns: [CellTable.Run] = []
+        var builtItems: [Item] = []
+        for exponent in levelOf.keys.sorted() {
+            guard let members = levelOf[exponent] else { continue }
             let inv = 1 / RegionIndex.cellSize(exponent)
-            let x0 = RegionIndex.cellIndex(b.minLon + 180, inv), x1 = RegionIndex.cellIndex(b.maxLon + 180, inv)
-            let y0 = RegionIndex.cellIndex(b.minLat + 90, inv), y1 = RegionIndex.cellIndex(b.maxLat + 90, inv)
-            for y in y0...y1 {
-                for x in x0...x1 {
-                    perLevel[exponent, default: []].append((RegionIndex.key(x, y), Int32(n)))
+            // Cell ranges and tiles (tile index in order of first appearance).
+            var tileIndex: [Int64: Int] = [:]
+            var tileKeys: [Int64] = []
+            var ranges: [(x0: Int64, x1: Int64, y0: Int64, y1: Int64)] = []
+            ranges.reserveCapacity(members.count)
+            for n in members {
+                let b = entries[n].box
+                let r = (RegionIndex.cellIndex(b.minLon + 180, inv), RegionIndex.cellIndex(b.maxLon + 180, inv),
+                         RegionIndex.cellIndex(b.minLat + 90, inv), RegionIndex.cellIndex(b.maxLat + 90, inv))
+                ranges.append(r)
+                for ty in (r.2 >> CellTable.tileShift)...(r.3 >> CellTable.tileShift) {
+                    for tx in (r.0 >> CellTable.tileShift)...(r.1 >> CellTable.tileShift) {
+                        let key = RegionIndex.key(tx, ty)
+                        if tileIndex[key] == nil {
+                            tileIndex[key] = tileKeys.count
+                            tileKeys.append(key)
+                        }
+                    }
                 }
             }
-        }
-        var built: [Level] = []
-        for exponent in perLevel.keys.sorted() {
-            guard let pairs = perLevel[exponent] else { continue }
-            let sorted = pairs.sorted { $0.key < $1.key || ($0.key == $1.key && $0.entry < $1.entry) }
-            var table = CellTable(capacityFor: sorted.count)
-            var list: [Int32] = []
-            list.reserveCapacity(sorted.count)
-            var i = 0
-            while i < sorted.count {
-                let key = sorted[i].key
-                let start = list.count
-                while i < sorted.count && sorted[i].key == key {
-                    list.append(sorted[i].entry)
-                    i += 1
+            let runBase = builtRuns.count
+            var counts = [Int32](repeating: 0, count: tileKeys.count * CellTable.cellsPerTile)
+            // The last tile looked up: a box's cells mostly share a tile.
+            var lastTile = CellTable.empty, lastIndex = 0
+            func cellSlot(_ x: Int64, _ y: Int64) -> Int {
+                let key = CellTable.tileKey(x, y)
+                if key != lastTile {
+                    lastTile = key
+                    lastIndex = tileIndex[key] ?? 0
                 }
-                table.insert(key: key, start: Int32(start), count: Int32(list.count - start))
+                return lastIndex * CellTable.cellsPerTile + CellTable.offsetInTile(x, y)
             }
-            let size = RegionIndex.cellSize(exponent)
-            built.append(Level(cellDeg: size, invCell: 1 / size, table: table, entries: list))
+            for r in ranges {
+                for y in r.y0...r.y1 { for x in r.x0...r.x1 { counts[cellSlot(x, y)] += 1 } }
+            }
+            var start = Int32(builtItems.count)
+            var next = [Int32](repeating: 0, count: counts.count)
+            for c in counts.indices {
+                builtRuns.append(CellTable.Run(start: counts[c] > 0 ? start : 0, count: counts[c]))
+                next[c] = start
+                start += counts[c]
+            }
+            builtItems += repeatElement(Item(box: BoundingBox(minLat: 0, maxLat: 0, minLon: 0, maxLon: 0), owner: 0), count: Int(start) - builtItems.count)
+            for (k, n) in members.enumerated() {
+                let r = ranges[k]
+                let item = Item(box: entries[n].box, owner: entries[n].owner)
+                for y in r.y0...r.y1 {
+                    for x in r.x0...r.x1 {
+                        let c = cellSlot(x, y)
+                        builtItems[Int(next[c])] = item
+                        next[c] += 1
+                    }
+                }
+            }
+            let (capacity, shift) = CellTable.shape(tiles: tileKeys.count)
+            let slotBase = builtSlots.count
+            builtSlots += repeatElement(CellTable.Slot(key: CellTable.empty, base: 0), count: capacity)
+            for (t, key) in tileKeys.enumerated() {
+                let s = CellTable.find(key, in: builtSlots, base: slotBase, capacity: capacity, shift: shift)
+                builtSlots[s] = CellTable.Slot(key: key, base: runBase + t * CellTable.cellsPerTile)
+            }
+            builtLevels.append(Level(invCell: inv, slotBase: slotBase, mask: capacity - 1, shift: shift))
         }
-        levels = built
+        levels = FixedBuffer(builtLevels)
+        slots = FixedBuffer(builtSlots)
+        runs = FixedBuffer(builtRuns)
+        items = FixedBuffer(builtItems)
     }
 
     static func cellSize(_ exponent: Int) -> Double { Double(sign: .plus, exponent: exponent, significand: 1) }
 
+    /// `floor(offset * inv)`; a plain conversion when the product is non-negative (always, for
+    /// coordinates in range), which is the floor there without a call to the C library.
     @inline(__always) static func cellIndex(_ offset: Double, _ inv: Double) -> Int64 {
-        Int64((offset * inv).rounded(.down))
+        let v = offset * inv
+        if v >= 0 && v < 4.0e18 { return Int64(v) }
+        return Int64(v.rounded(.down))
     }
 
     @inline(__always) static func key(_ x: Int64, _ y: Int64) -> Int64 { (y << 32) | (x & 0xFFFF_FFFF) }
 
+    /// A view of the index for hot loops: plain pointers into the index's buffers, valid while
+    /// the index is alive (keep the index, or the engine holding it, alive around the loop).
+    var probe: Probe { Probe(levels: levels.elements, slots: slots.elements, runs: runs.elements, items: items.elements) }
+
     /// Appends to `result` the owner of every box containing (lat, lon), each once per box.
     /// - Complexity: O(levels + boxes listed in the point's cells); independent of the total count.
     public func query(lat: Double, lon: Double, into result: inout [Int32]) {
-        guard lat.isFinite, lon.isFinite else { return }
-        for level in levels {
-            let x = RegionIndex.cellIndex(lon + 180, level.invCell)
-            let y = RegionIndex.cellIndex(lat + 90, level.invCell)
-            guard let (start, count) = level.table.find(RegionIndex.key(x, y)) else { continue }
-            level.entries.withUnsafeBufferPointer { list in
-                boxes.withUnsafeBufferPointer { bx in
-                    for k in Int(start)..<Int(start + count) {
-                        let e = Int(list[k])
-                        if bx[e].contains(lat: lat, lon: lon) { result.append(owners[e]) }
-                    }
-                }
-            }
-        }
+        withExtendedLifetime(self) { probe.query(lat: lat, lon: lon, into: &result) }
     }
 
     /// How many boxes a query at (lat, lon) examines: the cost measure that must not grow with the
     /// number of boxes elsewhere.
     /// - Complexity: O(levels).
     public func examinedCount(lat: Double, lon: Double) -> Int {
-        var n = 0
-        for level in levels {
-            let x = RegionIndex.cellIndex(lon + 180, level.invCell)
-            let y = RegionIndex.cellIndex(lat + 90, level.invCell)
-            if let (_, count) = level.table.find(RegionIndex.key(x, y)) { n += Int(count) }
+        withExtendedLifetime(self) {
+            var n = 0
+            probe.forEachCell(lat: lat, lon: lon) { _, count in n += count }
+            return n
         }
-        return n
     }
 
     /// Brute force over every box, for tests: owners of the boxes containing the point.

@@ -24,6 +24,13 @@ extension CampaignDecoder {
         return out
     }
 
+    /// Whether `s` holds a control character (general category Cc); printable ASCII is checked
+    /// byte by byte without Unicode property look-ups.
+    private static func hasControlCharacter(_ s: String) -> Bool {
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return false }
+        return s.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+
     private static func inRange(_ c: Coordinate) -> Bool {
         (-90.0...90.0).contains(c.lat) && (-180.0...180.0).contains(c.lon)
     }
@@ -72,7 +79,7 @@ extension CampaignDecoder {
         }
         var issues: [FeatureIssue] = []
         var pointExample: String?
-        var added: [(Region, String, SourceMark)] = []
+        var added: [(Region, Int, SourceMark)] = []
         for (i, feature) in features.enumerated() {
             guard feature.isObject else {
                 issues.append(FeatureIssue(severity: .error, kind: "not-object", plural: "are not GeoJSON Feature objects",
@@ -87,8 +94,8 @@ extension CampaignDecoder {
                 idNode = feature["id"].flatMap { $0.text == nil ? nil : $0 } ?? props?["id"]
             }
             let id = idNode?.text
-            let label = id.map { "feature \(i + 1) ('\($0)')" } ?? "feature \(i + 1)"
-            guard let id, !id.isEmpty, !id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            lazy var label = id.map { "feature \(i + 1) ('\($0)')" } ?? "feature \(i + 1)"
+            guard let id, !id.isEmpty, !Self.hasControlCharacter(id) else {
                 let how = idProperty.map { "give it a property \"\($0)\" (named by id_property)" }
                     ?? "give it an \"id\" or a property \"id\", or name the property that holds its id with id_property: in the import"
                 issues.append(FeatureIssue(severity: .error, kind: "no-id", plural: "have no usable id",
@@ -149,7 +156,7 @@ extension CampaignDecoder {
                         fatal = true
                         break
                     }
-                    let subject = polys.count > 1 ? "part \(pi + 1) of \(label)" : label
+                    lazy var subject = polys.count > 1 ? "part \(pi + 1) of \(label)" : label
                     let coordsOnly = rs.map { $0.map(\.0) }
                     for p in PolygonCheck.problems(outer: coordsOnly[0], holes: Array(coordsOnly.dropFirst())) {
                         switch p {
@@ -191,7 +198,7 @@ extension CampaignDecoder {
                 continue
             }
             guard let shape else { continue }
-            added.append((Region(id: id, name: name, tags: tags, shape: shape, hysteresisM: hyst, confirmMs: confirm), label, idNode?.mark ?? feature.mark))
+            added.append((Region(id: id, name: name, tags: tags, shape: shape, hysteresisM: hyst, confirmMs: confirm), i, idNode?.mark ?? feature.mark))
         }
         if let example = pointExample, radius == nil {
             if !f.has("radius") {
@@ -200,16 +207,17 @@ extension CampaignDecoder {
             added.removeAll { if case .circle = $0.0.shape { return true } else { return false } }
             scope.regionsIncomplete = true
         }
-        for (region, label, mark) in added {
+        for (region, feature, mark) in added {
             if let first = scope.regionIds[region.id] {
-                let place = scope.regionIdPlace[region.id] ?? "on line \(first.line)"
+                let label = "feature \(feature + 1) ('\(region.id)')"
+                let place = scope.regionIdPlace[region.id]?.words ?? "on line \(first.line)"
                 issues.append(FeatureIssue(severity: .error, kind: "dup", plural: "have ids already used in this campaign",
                                            message: "\(label) has the id '\(region.id)', already used \(place) in \(file.path): region ids must be unique in a campaign (use id_property: to pick another property)",
                                            mark: mark))
                 continue
             }
             scope.regionIds[region.id] = pathNode.mark
-            scope.regionIdPlace[region.id] = "by \(label) of '\(rel)', imported on line \(pathNode.mark.line)"
+            scope.regionIdPlace[region.id] = .imported(feature: feature + 1, id: region.id, file: rel, line: pathNode.mark.line)
             for t in region.tags { scope.tags.insert(t) }
             scope.regions.append(region)
             scope.origins.append(.imported(entry: entry, mark: pathNode.mark, file: rel))

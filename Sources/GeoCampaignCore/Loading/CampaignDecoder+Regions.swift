@@ -47,12 +47,12 @@ extension CampaignDecoder {
         }
         for t in tags { scope.tags.insert(t) }
         if let first = scope.regionIds[id] {
-            let place = scope.regionIdPlace[id] ?? "on line \(first.line)"
+            let place = scope.regionIdPlace[id]?.words ?? "on line \(first.line)"
             error(idMark, "the region id '\(id)' is already used \(place): give each region its own id")
             return
         }
         scope.regionIds[id] = idMark
-        scope.regionIdPlace[id] = "on line \(idMark.line)"
+        scope.regionIdPlace[id] = .line(idMark.line)
         scope.regions.append(region)
         scope.origins.append(.written(idMark: idMark))
     }

@@ -57,7 +57,7 @@ public struct CampaignLoader: Sendable {
         let imports = GeoJSONCache()
         for path in files {
             guard let bytes = Self.read(path, into: &diagnostics, unreadable: &unreadable) else { continue }
-            let source = SourceFile(path: path, text: String(decoding: bytes, as: UTF8.self))
+            let source = SourceFile(path: path, bytes: bytes)
             let parser = YAMLParser(bytes: bytes)
             let root: YAMLNode?
             do {

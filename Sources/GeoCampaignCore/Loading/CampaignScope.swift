@@ -11,8 +11,8 @@ final class CampaignScope {
     var origins: [Origin] = []
     /// First mark of each region id.
     var regionIds: [String: SourceMark] = [:]
-    /// Where each region id was defined, in words ("on line 3", "by the import on line 6").
-    var regionIdPlace: [String: String] = [:]
+    /// Where each region id was defined (put in words only when an id is used twice).
+    var regionIdPlace: [String: RegionPlace] = [:]
     var tags: Set<String> = []
     var offerIds: [String: SourceMark] = [:]
     var selectors: [RegionSelector] = []
@@ -23,4 +23,20 @@ final class CampaignScope {
     var rulesIncomplete = false
     /// The default zone of `during`.
     var timezone = "UTC"
+}
+
+/// Where a region id was defined.
+enum RegionPlace {
+    /// Written in the YAML file on this line.
+    case line(Int)
+    /// Feature `feature` (1-based) with id `id` of the GeoJSON `file` imported on line `line`.
+    case imported(feature: Int, id: String, file: String, line: Int)
+
+    /// In words: "on line 3", "by feature 2 ('x') of 'a.geojson', imported on line 6".
+    var words: String {
+        switch self {
+        case .line(let l): return "on line \(l)"
+        case let .imported(feature, id, file, line): return "by feature \(feature) ('\(id)') of '\(file)', imported on line \(line)"
+        }
+    }
 }

@@ -57,6 +57,6 @@ final class GeoJSONCache {
         } catch {
             return .failure(ValueError("is not valid JSON (line \(error.mark.line), column \(error.mark.column): \(error.message)): fix the file or export it again as GeoJSON"))
         }
-        return .success(File(root: root, source: SourceFile(path: path, text: String(decoding: bytes, as: UTF8.self))))
+        return .success(File(root: root, source: SourceFile(path: path, bytes: bytes)))
     }
 }

@@ -98,6 +98,7 @@ struct JSONParser {
             i += 1
             skipSpace()
             var items: [JSONNode] = []
+            items.reserveCapacity(4)
             if i < bytes.count, bytes[i] == 0x5D {
                 i += 1
                 return JSONNode(kind: .array(items), mark: m)
@@ -167,8 +168,45 @@ struct JSONParser {
             guard digits() > 0 else { throw problem("a number needs digits in its exponent") }
         }
         let text = String(decoding: bytes[start..<i], as: UTF8.self)
+        if let d = Self.exactDouble(bytes, start, i) { return JSONNode(kind: .number(d, text), mark: m) }
         guard let d = Double(text), d.isFinite else { throw problem("the number \(text) is too large") }
         return JSONNode(kind: .number(d, text), mark: m)
+    }
+
+    /// Exact powers of ten representable as doubles.
+    private static let pow10: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
+
+    /// The correctly rounded double of a validated number without exponent and with at most 15
+    /// significant digits: its digits as an exact integer divided by an exact power of ten (one
+    /// correctly rounded IEEE operation, so the same double as `Double(text)`); nil otherwise.
+    static func exactDouble(_ bytes: [UInt8], _ start: Int, _ end: Int) -> Double? {
+        var i = start
+        let negative = bytes[i] == 0x2D
+        if negative { i += 1 }
+        var mantissa: UInt64 = 0
+        var significant = 0
+        var fraction = 0
+        var inFraction = false
+        while i < end {
+            let c = bytes[i]
+            if c == 0x2E {
+                inFraction = true
+            } else if c >= 0x30 && c <= 0x39 {
+                if inFraction { fraction += 1 }
+                if mantissa != 0 || c != 0x30 { significant += 1 }
+                if significant > 15 { return nil }
+                mantissa = mantissa * 10 + UInt64(c - 0x30)
+            } else {
+                return nil
+            }
+            i += 1
+        }
+        guard fraction <= 22 else { return nil }
+        let v = Double(mantissa) / pow10[fraction]
+        return negative ? -v : v
     }
 
     private mutating func hex4() throws(YAMLProblem) -> UInt32 {
@@ -191,6 +229,18 @@ struct JSONParser {
 
     private mutating func string() throws(YAMLProblem) -> String {
         i += 1
+        // Fast path: no escape before the closing quote; the text is the bytes as they are.
+        let start = i
+        var j = i
+        while j < bytes.count {
+            let c = bytes[j]
+            if c == 0x22 {
+                i = j + 1
+                return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<j]), as: UTF8.self) }
+            }
+            if c == 0x5C || c < 0x20 { break }
+            j += 1
+        }
         var out: [UInt8] = []
         while true {
             guard i < bytes.count else { throw problem("a string is never closed: add the closing '\"'") }

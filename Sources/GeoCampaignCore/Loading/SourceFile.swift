@@ -3,21 +3,61 @@
 final class SourceFile {
     /// The path as it will be printed.
     let path: String
-    /// The file's lines without line breaks.
-    let lines: [String]
+    /// The file's bytes; lines are cut from them only when a diagnostic quotes one.
+    private let bytes: [UInt8]
+    /// Byte offset where each line starts, computed on first use.
+    private var lineStarts: [Int]?
     /// Diagnostics found in this file, in the order they were found.
     private(set) var diagnostics: [Diagnostic] = []
     /// Positions and messages already recorded, so a problem found twice is reported once.
     private var seen: Set<String> = []
 
-    init(path: String, text: String) {
+    /// A file given by its bytes (invalid UTF-8 is shown as U+FFFD in quoted lines).
+    init(path: String, bytes: [UInt8]) {
         self.path = path
-        var lines: [String] = []
-        // "\r\n" is one Character in Swift; "\r" alone is a line break for YAML too.
-        for l in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
-            lines.append(String(l))
+        self.bytes = bytes
+    }
+
+    /// A file given by its text.
+    convenience init(path: String, text: String) {
+        self.init(path: path, bytes: Array(text.utf8))
+    }
+
+    /// Line `n` (1-based) without its line break, or nil when out of range.
+    /// - Complexity: O(file size) on the first call (finding line starts), then O(line length).
+    func line(_ n: Int) -> String? {
+        let s = starts()
+        guard n >= 1 && n <= s.count else { return nil }
+        let start = s[n - 1]
+        var end = n < s.count ? s[n] : bytes.count
+        // Drop the break that ends this line: "\n", "\r\n" or "\r".
+        if n < s.count {
+            if end > start && bytes[end - 1] == 0x0A { end -= 1 }
+            if end > start && bytes[end - 1] == 0x0D { end -= 1 }
         }
-        self.lines = lines
+        return String(decoding: bytes[start..<end], as: UTF8.self)
+    }
+
+    /// Line start offsets, found once by a byte scan.
+    private func starts() -> [Int] {
+        if let s = lineStarts { return s }
+        var s = [0]
+        bytes.withUnsafeBufferPointer { b in
+            var i = 0
+            let n = b.count
+            while i < n {
+                let c = b[i]
+                if c == 0x0A {
+                    s.append(i + 1)
+                } else if c == 0x0D {
+                    if i + 1 < n && b[i + 1] == 0x0A { i += 1 }
+                    s.append(i + 1)
+                }
+                i += 1
+            }
+        }
+        lineStarts = s
+        return s
     }
 
     /// Records an error at `mark`.
@@ -34,7 +74,7 @@ final class SourceFile {
     var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 
     private func add(_ severity: Diagnostic.Severity, _ mark: SourceMark, _ message: String) {
-        let source = mark.line >= 1 && mark.line <= lines.count ? lines[mark.line - 1] : nil
+        let source = line(mark.line)
         guard seen.insert("\(mark.line):\(mark.column):\(message)").inserted else { return }
         diagnostics.append(Diagnostic(severity: severity, path: path, line: mark.line, column: mark.column,
                                       message: message, sourceLine: source))

@@ -5,8 +5,9 @@ struct RegionMask: Sendable {
     let ids: [String]
 
     init(_ selector: RegionSelector, in campaign: Campaign) {
-        bits = campaign.regions.map { selector.matches($0) }
-        ids = campaign.regions.filter { selector.matches($0) }.map(\.id)
+        let matched = campaign.regions.map { selector.matches($0) }
+        bits = matched
+        ids = campaign.regions.indices.compactMap { matched[$0] ? campaign.regions[$0].id : nil }
     }
 
     /// Whether region index `region` is matched (false when out of range).

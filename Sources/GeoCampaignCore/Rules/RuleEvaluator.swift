@@ -7,21 +7,33 @@
 ///     let evaluator = RuleEvaluator(campaign: campaign, campaignIndex: 0)
 ///     let triggers = evaluator.triggers(visits: visits, t0: firstFix, tEnd: lastFix)
 public struct RuleEvaluator: Sendable {
+    /// What is compiled once per campaign, shared by every copy of the evaluator (a copy costs
+    /// one reference count, whatever the campaign's size).
+    final class Compiled: Sendable {
+        let campaign: Campaign
+        let conditions: [CompiledCondition]
+        let active: Interval
+        init(campaign: Campaign) {
+            self.campaign = campaign
+            conditions = campaign.rules.map { CompiledCondition($0.condition, in: campaign) }
+            active = Interval(campaign.active?.fromMs ?? Int64.min, campaign.active?.untilMs ?? Int64.max)
+        }
+    }
+
+    let compiled: Compiled
     /// The campaign evaluated.
-    public let campaign: Campaign
+    public var campaign: Campaign { compiled.campaign }
     /// Its index in `CampaignSet.campaigns`, copied into every trigger.
     public let campaignIndex: Int
-    let conditions: [CompiledCondition]
+    var conditions: [CompiledCondition] { compiled.conditions }
     /// The `active` window `[from, until)`, unbounded sides as Int64.min / Int64.max.
-    let active: Interval
+    var active: Interval { compiled.active }
 
     /// Compiles the campaign's rules: selectors become region masks, zones are resolved.
     /// - Complexity: O(rules x regions).
     public init(campaign: Campaign, campaignIndex: Int) {
-        self.campaign = campaign
+        compiled = Compiled(campaign: campaign)
         self.campaignIndex = campaignIndex
-        conditions = campaign.rules.map { CompiledCondition($0.condition, in: campaign) }
-        active = Interval(campaign.active?.fromMs ?? Int64.min, campaign.active?.untilMs ?? Int64.max)
     }
 
     /// The triggers of every rule for one user, ordered by time, then rule index.
@@ -65,7 +77,8 @@ public struct RuleEvaluator: Sendable {
 
     /// Deduplicates visit indices and orders them by enter, then region id (UTF-8 bytes), then exit.
     func orderedEvidence(_ raw: [Int], _ visits: [Visit]) -> [Int] {
-        let unique = Array(Set(raw))
+        if raw.isEmpty { return [] }
+        let unique = raw.count == 1 ? raw : Array(Set(raw))
         return unique.sorted { a, b in
             let va = visits[a], vb = visits[b]
             if va.enter != vb.enter { return va.enter < vb.enter }
@@ -79,6 +92,7 @@ public struct RuleEvaluator: Sendable {
     /// The id of region index `region`, or "" when out of range.
     func regionId(_ region: Int32) -> String {
         let i = Int(region)
-        return i >= 0 && i < campaign.regions.count ? campaign.regions[i].id : ""
+        let regions = compiled.campaign.regions
+        return i >= 0 && i < regions.count ? regions[i].id : ""
     }
 }

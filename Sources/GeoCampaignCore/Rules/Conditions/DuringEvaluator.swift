@@ -11,10 +11,53 @@ import Foundation
 struct DuringEvaluator: Sendable {
     let condition: DuringCondition
     let clock: LocalTime
+    /// Windows already computed, shared by every user (time zone look-ups are costly).
+    let cache = WindowCache()
 
     init(_ condition: DuringCondition) {
         self.condition = condition
         clock = LocalTime(zone: TimeZone(identifier: condition.timezone) ?? TimeZone(secondsFromGMT: 0) ?? TimeZone.current)
+    }
+
+    /// The windows of local days `first ... last` computed once for a contiguous range of days
+    /// (at most `maxDays`) and shared across users and threads; ranges beyond that are computed
+    /// each time.
+    final class WindowCache: @unchecked Sendable {
+        static let maxDays: Int64 = 20_000
+        private let lock = NSLock()
+        private var firstDay: Int64 = 0
+        private var windows: [Interval?] = []
+
+        /// The windows of days `first ... last`, in day order, from `compute` or the cache.
+        func windows(_ first: Int64, _ last: Int64, _ compute: (Int64) -> Interval?) -> [Interval] {
+            lock.lock()
+            defer { lock.unlock() }
+            if windows.isEmpty {
+                firstDay = first
+            }
+            let lo = min(firstDay, first), hi = max(firstDay + Int64(windows.count) - 1, last)
+            guard hi - lo < Self.maxDays else {
+                var raw: [Interval] = []
+                var day = first
+                while day <= last {
+                    if let w = compute(day) { raw.append(w) }
+                    day += 1
+                }
+                return raw
+            }
+            if lo < firstDay {
+                var before: [Interval?] = []
+                var day = lo
+                while day < firstDay { before.append(compute(day)); day += 1 }
+                windows = before + windows
+                firstDay = lo
+            }
+            var day = firstDay + Int64(windows.count)
+            while day <= hi { windows.append(compute(day)); day += 1 }
+            var raw: [Interval] = []
+            for d in first...last { if let w = windows[Int(d - firstDay)] { raw.append(w) } }
+            return raw
+        }
     }
 
     /// The window of local day `day`, or nil when the day is not listed or the window is empty.
@@ -34,12 +77,8 @@ struct DuringEvaluator: Sendable {
         guard ctx.domain.start < ctx.domain.end else { return .empty }
         let first = clock.localDay(ofMs: ctx.domain.start) - 1
         let last = clock.localDay(ofMs: ctx.domain.end - 1)
-        var raw: [Interval] = []
-        var day = first
-        while day <= last {
-            if let w = window(onDay: day) { raw.append(w) }
-            day += 1
-        }
+        guard first <= last else { return IntervalSet([]).clipped(to: ctx.domain) }
+        let raw = cache.windows(first, last) { window(onDay: $0) }
         return IntervalSet(raw).clipped(to: ctx.domain)
     }
 }

@@ -42,7 +42,20 @@ struct VisitedEvaluator: Sendable {
             if o.span.end != Int64.max { events.append((o.span.end, -1, o.region)) }
         }
         events.sort { $0.time < $1.time }
-        var perRegion = [Int](repeating: 0, count: max(regionCount, 1))
+        // With `distinct`, a counter per region among the occurrences (not per region of the
+        // campaign: the cost must not grow with the campaign's size).
+        let limit = max(regionCount, 1)
+        var slots: [Int32] = []
+        if condition.distinct {
+            slots = occurrences.compactMap { $0.region >= 0 && Int($0.region) < limit ? $0.region : nil }.sorted()
+            var unique = 0
+            for r in slots where unique == 0 || slots[unique - 1] != r {
+                slots[unique] = r
+                unique += 1
+            }
+            slots.removeSubrange(unique...)
+        }
+        var perRegion = [Int](repeating: 0, count: slots.count)
         var count = 0
         var out: [(time: Int64, count: Int)] = []
         var i = 0
@@ -51,8 +64,7 @@ struct VisitedEvaluator: Sendable {
             while i < events.count && events[i].time == time {
                 let e = events[i]
                 if condition.distinct {
-                    let r = Int(e.region)
-                    if r >= 0 && r < perRegion.count {
+                    if let r = Self.slot(of: e.region, in: slots) {
                         let before = perRegion[r]
                         perRegion[r] += e.delta
                         if before == 0 && perRegion[r] > 0 { count += 1 }
@@ -66,6 +78,16 @@ struct VisitedEvaluator: Sendable {
             out.append((time, count))
         }
         return out
+    }
+
+    /// The position of `region` in the sorted `slots`, or nil.
+    static func slot(of region: Int32, in slots: [Int32]) -> Int? {
+        var lo = 0, hi = slots.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if slots[mid] < region { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < slots.count && slots[lo] == region ? lo : nil
     }
 
     /// - Complexity: O(v log v).

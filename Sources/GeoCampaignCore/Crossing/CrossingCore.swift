@@ -1,0 +1,196 @@
+import Foundation
+
+/// The per-fix crossing loop (semantics.md 2) over the regions of one or more campaigns at once.
+///
+/// Regions are split into tracking groups (campaigns sharing `max_accuracy` and `max_gap`, which
+/// cut a track into the same segments); every group keeps its own segments and gaps, but all
+/// regions share one index, so a fix costs one query whatever the number of groups. The loop
+/// reads regions and the index through plain pointers and allocates nothing per fix. Results
+/// are those of one engine per campaign.
+///
+/// Immutable after `init`; safe to share across threads.
+struct CrossingCore: Sendable {
+    /// A tracking group's segmenting parameters.
+    struct Group: Sendable {
+        var maxAccuracyM: Double
+        var maxGapMs: Int64
+    }
+
+    /// Per group, what the loop knows of the current user.
+    struct GroupState {
+        var last: Int64 = 0
+        var hasLast = false
+        var usedNow = false
+    }
+
+    let groups: FixedBuffer<Group>
+    let regions: CompiledRegions
+    /// Index over each region's box grown by its hysteresis plus `CrossingEngine.indexMarginM`.
+    let index: RegionIndex
+    /// Number of campaigns (the length of every result).
+    let campaignCount: Int
+
+    /// Compiles regions given by geometry with resolved parameters (per-region arrays of equal length).
+    /// - Complexity: O(total vertices + n log n) for n regions.
+    init(geometries: [RegionGeometry], hysteresisM: [Double], confirmMs: [Int64], group: [Int32],
+         campaign: [Int32], localRegion: [Int32], groups: [Group], campaignCount: Int) {
+        let classifiers = geometries.enumerated().map { $0.element.circleClassifier(hysteresisM: hysteresisM[$0.offset]) }
+        regions = CompiledRegions(geometries: geometries, classifiers: classifiers, hysteresisM: hysteresisM, confirmMs: confirmMs,
+                                  group: group, campaign: campaign, localRegion: localRegion)
+        var entries: [(box: BoundingBox, owner: Int32)] = []
+        entries.reserveCapacity(geometries.count)
+        for (r, g) in geometries.enumerated() {
+            let grown = g.bounds(expandedByMeters: max(0, hysteresisM[r]) + CrossingEngine.indexMarginM)
+            for part in grown.wrappedParts() { entries.append((part, Int32(r))) }
+        }
+        index = RegionIndex(entries: entries)
+        self.groups = FixedBuffer(groups)
+        self.campaignCount = campaignCount
+    }
+
+    /// The visits of one user per campaign, with region indices of that campaign, each sorted by
+    /// (enter, region index, exit).
+    /// - Parameters: as `CrossingEngine.visits(fixes:tEnd:)`.
+    /// - Complexity: O(fixes x (groups + index levels + regions near each fix + regions with state)).
+    func visits(fixes: UnsafeBufferPointer<Fix>, tEnd: Int64) -> [[Visit]] {
+        withExtendedLifetime(self) { collect(fixes: fixes, tEnd: tEnd) }
+    }
+
+    private func collect(fixes: UnsafeBufferPointer<Fix>, tEnd: Int64) -> [[Visit]] {
+        let regions = self.regions.view
+        let probe = index.probe
+        let groups = self.groups.elements
+        let groupCount = groups.count
+        let state = UnsafeMutableBufferPointer<GroupState>.allocate(capacity: max(1, groupCount))
+        state.initialize(repeating: GroupState())
+        let cache = UnsafeMutableBufferPointer<RegionIndex.CellCache>.allocate(capacity: max(1, probe.levels.count))
+        cache.initialize(repeating: RegionIndex.CellCache())
+        defer {
+            state.deallocate()
+            cache.deallocate()
+        }
+        var out = [[Visit]](repeating: [], count: campaignCount)
+        var tracks: [RegionTrack] = []
+
+        @inline(__always) func emit(_ visit: Visit?) {
+            guard var v = visit else { return }
+            let rec = regions.records[Int(v.region)]
+            v.region = rec.localRegion
+            out[Int(rec.campaign)].append(v)
+        }
+        /// Ends a segment of group `g`: its visits inside close with reason `gap`; its tracks go.
+        func closeByGap(group g: Int) {
+            if groupCount == 1 {
+                for track in tracks { emit(track.closedByGap()) }
+                tracks.removeAll(keepingCapacity: true)
+                return
+            }
+            var kept = 0
+            for k in tracks.indices {
+                let track = tracks[k]
+                if Int(regions.records[Int(track.region)].group) == g {
+                    emit(track.closedByGap())
+                } else {
+                    tracks[kept] = track
+                    kept += 1
+                }
+            }
+            tracks.removeSubrange(kept...)
+        }
+
+        // Pass 1: the regions near each fix and the fix's class for each. Classes depend on the
+        // fix and the region only, so this tight loop has no dependency from one fix to the next
+        // and the memory loads of successive index queries overlap.
+        var near: [Int32] = []
+        var classes: [FixClass] = []
+        near.reserveCapacity(fixes.count * 2)
+        let ends = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(1, fixes.count))
+        defer { ends.deallocate() }
+        for (i, fix) in fixes.enumerated() {
+            var anyUsed = false
+            for g in 0..<groupCount where fix.isUsed(maxAccuracy: groups[g].maxAccuracyM) { anyUsed = true }
+            if anyUsed {
+                let first = near.count
+                probe.query(lat: fix.lat, lon: fix.lon, cache: cache, into: &near)
+                if near.count > first {
+                    let latRad = Earth.radians(fix.lat), lonRad = Earth.radians(fix.lon)
+                    let cosLat = cos(latRad)
+                    for k in first..<near.count {
+                        classes.append(regions.classify(Int(near[k]), latDeg: fix.lat, lonDeg: fix.lon,
+                                                        latRad: latRad, lonRad: lonRad, cosLat: cosLat))
+                    }
+                }
+            }
+            ends[i] = Int32(truncatingIfNeeded: near.count)
+        }
+
+        // Pass 2: the state machines, fix by fix.
+        var stamp = 0
+        var nearStart = 0
+        for (i, fix) in fixes.enumerated() {
+            let nearEnd = Int(ends[i])
+            defer { nearStart = nearEnd }
+            let t = fix.time
+            var anyUsed = false
+            for g in 0..<groupCount {
+                if fix.isUsed(maxAccuracy: groups[g].maxAccuracyM) {
+                    if state[g].hasLast && t - state[g].last > groups[g].maxGapMs { closeByGap(group: g) }
+                    state[g].last = t
+                    state[g].hasLast = true
+                    state[g].usedNow = true
+                    anyUsed = true
+                } else {
+                    state[g].usedNow = false
+                }
+            }
+            if !anyUsed { continue }
+            stamp += 1
+            if nearStart == nearEnd && tracks.isEmpty { continue }
+            let existing = tracks.count
+            var finished = false
+            for n in nearStart..<nearEnd {
+                let r32 = near[n]
+                let r = Int(r32)
+                let confirm = regions.records[r].confirmMs
+                if groupCount > 1 && !state[Int(regions.records[r].group)].usedNow { continue }
+                let c = classes[n]
+                var k = 0
+                while k < existing && tracks[k].region != r32 { k += 1 }
+                if k < existing {
+                    tracks[k].stamp = stamp
+                    if case let .done(visit) = tracks[k].advance(c, at: t, confirmMs: confirm) {
+                        emit(visit)
+                        tracks[k].stamp = -1
+                        finished = true
+                    }
+                } else if c == .inside {
+                    tracks.append(RegionTrack.start(region: r32, at: t, confirmMs: confirm, stamp: stamp))
+                }
+            }
+            // Regions with state that the index did not return are OUT for this fix.
+            for k in 0..<existing where tracks[k].stamp != stamp && tracks[k].stamp != -1 {
+                let r = Int(tracks[k].region)
+                if groupCount > 1 && !state[Int(regions.records[r].group)].usedNow { continue }
+                if case let .done(visit) = tracks[k].advance(.outside, at: t, confirmMs: regions.records[r].confirmMs) {
+                    emit(visit)
+                    tracks[k].stamp = -1
+                    finished = true
+                }
+            }
+            if finished { tracks.removeAll { $0.stamp == -1 } }
+        }
+
+        for g in 0..<groupCount where state[g].hasLast {
+            if tEnd - state[g].last > groups[g].maxGapMs {
+                closeByGap(group: g)
+            } else {
+                for track in tracks where Int(regions.records[Int(track.region)].group) == g { emit(track.open()) }
+            }
+        }
+        // (enter, region); a zero-length visit (confirm 0) before a later one of the same region and instant.
+        for c in out.indices where out[c].count > 1 {
+            out[c].sort { ($0.enter, $0.region, $0.exit ?? .max) < ($1.enter, $1.region, $1.exit ?? .max) }
+        }
+        return out
+    }
+}
