@@ -1,0 +1,577 @@
+#!/usr/bin/env python3
+"""TEST TOOL, not part of the product: a seeded differential test of `geocampaign events` and
+`geocampaign evaluate --include-suppressed` against scripts/spec_reference.py (an independent
+Python reading of the spec). Needs PyYAML (`python3 -c 'import yaml'`).
+
+Each seed generates a small campaign folder (circles, polygons with holes, GeoJSON imports with
+Polygon/MultiPolygon/Point features, tracking overrides, settings with a per-user limit, rules
+with every condition kind nested, active windows, holdouts, caps, priorities) and a JSON Lines
+history for a few users (tracks in and out of regions, boundary jitter, equal timestamps, gaps,
+poor accuracy, out-of-order lines, epoch and RFC 3339 timestamps with offsets and sub-millisecond
+fractions, malformed lines), runs both implementations and compares events (exactly), decisions
+(user, time, campaign, rule, offer, status, message; evidence as a set) and rejects (line, reason).
+
+Usage:
+  python3 scripts/difftest.py [--seeds 0:100] [--bin .build/debug/geocampaign] [--keep DIR]
+  python3 scripts/difftest.py --seed 17 --show      # print the first differences of one seed
+Failing cases are saved under --keep (default: a fresh temp dir) as seed-N/ with campaigns/,
+history.jsonl, our outputs (ours-*.jsonl), the reference's (ref-*.jsonl) and diff.txt.
+Fixes closer than 2 cm to any region's +-hysteresis threshold are nudged away (the spec's 1 cm
+promise), so depth approximations cannot cause differences.
+"""
+import argparse, datetime, json, math, os, random, shutil, subprocess, sys, tempfile, time, zoneinfo
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import spec_reference as ref  # noqa: E402
+
+R = 6371008.8
+ZONES = ["UTC", "America/Los_Angeles", "Europe/Berlin", "Australia/Lord_Howe", "Asia/Kolkata"]
+DST_DAYS = {"America/Los_Angeles": ["2026-03-08", "2026-11-01"], "Europe/Berlin": ["2026-03-29", "2026-10-25"],
+            "Australia/Lord_Howe": ["2026-04-05", "2026-10-04"]}
+TAGS = ["food", "shop", "car", "gym"]
+DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+
+
+class Gen:
+    def __init__(self, seed):
+        self.r = random.Random(seed)
+        r = self.r
+        self.lat0 = r.uniform(-50, 60)
+        self.lon0 = r.uniform(-170, 170)
+        self.zone = r.choice(ZONES)
+        if self.zone in DST_DAYS and r.random() < 0.7:
+            day = datetime.date.fromisoformat(r.choice(DST_DAYS[self.zone]))
+        else:
+            day = datetime.date(2026, 1, 1) + datetime.timedelta(days=r.randrange(0, 365))
+        mid = ref.local_to_ms(datetime.datetime(day.year, day.month, day.day), zoneinfo.ZoneInfo(self.zone))
+        self.t0 = mid + r.randrange(-6 * 3600, 2 * 3600) * 1000
+        self.day = day
+
+    # geometry helpers -------------------------------------------------------------
+    def ll(self, x, y, lat0=None, lon0=None):
+        lat0 = self.lat0 if lat0 is None else lat0
+        lon0 = self.lon0 if lon0 is None else lon0
+        return lat0 + math.degrees(y / R), lon0 + math.degrees(x / (R * math.cos(math.radians(lat0))))
+
+    def coord_text(self, lat, lon):
+        k = self.r.random()
+        if k < 0.4:
+            return "\"%.7f, %.7f\"" % (lat, lon)
+        if k < 0.6:
+            return "\"%.7f,%.7f\"" % (lat, lon)
+        return "{lat: %.7f, lon: %.7f}" % (lat, lon)
+
+    def star(self, cx, cy, rad, n=None, jitter=0.5):
+        r = self.r
+        n = n or r.randint(3, 7)
+        pts = []
+        for i in range(n):
+            a = 2 * math.pi * (i + r.uniform(-0.25, 0.25)) / n
+            rr = rad * r.uniform(1 - jitter, 1)
+            pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
+        return pts
+
+    def dist_text(self, m):
+        k = self.r.random()
+        if k < 0.6:
+            return "%gm" % m
+        if k < 0.7:
+            return "%g m" % m
+        if k < 0.8:
+            return "%g" % m
+        return "%gkm" % (m / 1000)
+
+    # campaigns ---------------------------------------------------------------------
+    def region_entries(self, cdir, cid):
+        r = self.r
+        out = []  # yaml lines
+        regions = []  # (id, tags, center_xy)
+        n = r.randint(1, 4)
+        for i in range(n):
+            cx, cy = r.uniform(-1200, 1200), r.uniform(-1200, 1200)
+            tags = r.sample(TAGS, r.randint(0, 2))
+            over = []
+            if r.random() < 0.3:
+                over.append("    hysteresis: %s" % self.dist_text(r.choice([0, 5, 10, 25, 40])))
+            if r.random() < 0.3:
+                over.append("    confirm: %s" % r.choice(["0s", "5s", "20s", "1m", "1m30s"]))
+            kind = r.random()
+            rid = "%s-%d" % (r.choice(["r", "R", "reg", "z"]), i)
+            if tags and kind < 0.7:
+                over.append("    tags: [%s]" % ", ".join(tags))
+            if kind < 0.35:
+                rad = r.uniform(60, 400)
+                la, lo = self.ll(cx, cy)
+                out.append("  - id: %s" % rid)
+                out.append("    circle: { center: %s, radius: %s }" % (self.coord_text(la, lo), self.dist_text(round(rad, 1))))
+                regions.append((rid, tags, (cx, cy)))
+            elif kind < 0.7:
+                rad = r.uniform(120, 450)
+                nv = r.randint(3, 8)
+                outer = self.star(cx, cy, rad, n=nv, jitter=0.4)
+                out.append("  - id: %s" % rid)
+                out.append("    polygon:")
+                ring = [self.ll(x, y) for x, y in outer]
+                if r.random() < 0.5:
+                    ring.append(ring[0])
+                for la, lo in ring:
+                    out.append("      - %s" % self.coord_text(la, lo))
+                if nv >= 5 and r.random() < 0.6:
+                    out.append("    holes:")
+                    for hc in range(r.randint(1, 2)):
+                        off = (rad * 0.2 * (1 if hc else -1), 0)
+                        hole = self.star(cx + off[0], cy + off[1], rad * 0.12, n=r.randint(3, 5), jitter=0.3)
+                        out.append("      -")
+                        for x, y in hole:
+                            out.append("        - %s" % self.coord_text(*self.ll(x, y)))
+                regions.append((rid, tags, (cx, cy)))
+            else:
+                feats = []
+                fname = "%s-%d.geojson" % (cid, i)
+                has_point = False
+                for j in range(r.randint(1, 3)):
+                    fcx, fcy = cx + r.uniform(-500, 500), cy + r.uniform(-500, 500)
+                    fid = "%s-f%d" % (rid, j)
+                    k = r.random()
+                    def lonlat(pts):
+                        ring = [[round(self.ll(x, y)[1], 7), round(self.ll(x, y)[0], 7)] for x, y in pts]
+                        return ring + [ring[0]]
+                    if k < 0.35:
+                        geom = {"type": "Point", "coordinates": [round(self.ll(fcx, fcy)[1], 7), round(self.ll(fcx, fcy)[0], 7)]}
+                        has_point = True
+                    elif k < 0.65:
+                        rings = [lonlat(self.star(fcx, fcy, r.uniform(120, 350), jitter=0.3))]
+                        if r.random() < 0.4:
+                            rings.append(lonlat(self.star(fcx, fcy, 25, n=4, jitter=0.2)))
+                        geom = {"type": "Polygon", "coordinates": rings}
+                    else:
+                        parts = []
+                        for q in range(2):
+                            px = fcx + (q * r.uniform(150, 500))
+                            parts.append([lonlat(self.star(px, fcy, r.uniform(100, 260), jitter=0.3))])
+                        geom = {"type": "MultiPolygon", "coordinates": parts}
+                    props = {"name": "F %d" % j}
+                    ftags = r.sample(TAGS, r.randint(0, 1))
+                    if ftags:
+                        props["tags"] = ftags
+                    feat = {"type": "Feature", "geometry": geom, "properties": props}
+                    if r.random() < 0.5:
+                        feat["id"] = fid
+                    else:
+                        props["id"] = fid
+                    feats.append(feat)
+                    regions.append((fid, tags + ftags, (fcx, fcy)))
+                with open(os.path.join(cdir, fname), "w") as f:
+                    json.dump({"type": "FeatureCollection", "features": feats}, f)
+                out.append("  - import: %s" % fname)
+                if tags:
+                    out.append("    tags: [%s]" % ", ".join(tags))
+                if has_point or r.random() < 0.2:
+                    out.append("    radius: %s" % self.dist_text(round(r.uniform(60, 300), 1)))
+            out.extend(over)
+        return out, regions
+
+    def selector(self, regions):
+        r = self.r
+        ids = [x[0] for x in regions]
+        tags = sorted({t for x in regions for t in x[1]})
+        parts = []
+        if not tags or r.random() < 0.6:
+            parts.append("regions: [%s]" % ", ".join(r.sample(ids, r.randint(1, min(3, len(ids))))))
+        if tags and (not parts or r.random() < 0.3):
+            parts.append("tags: [%s]" % ", ".join(r.sample(tags, r.randint(1, min(2, len(tags))))))
+        return parts
+
+    def cond(self, regions, depth):
+        r = self.r
+        kinds = ["inside", "visited", "dwelled", "sequence", "during"]
+        if depth < 2:
+            kinds += ["all", "any", "not", "all"]
+        k = r.choice(kinds)
+        if k == "inside":
+            return {"inside": self.selector(regions)}
+        if k == "visited":
+            f = self.selector(regions)
+            if r.random() < 0.6:
+                f.append("at_least: %d" % r.randint(1, 3))
+            if r.random() < 0.4:
+                f.append("distinct: %s" % r.choice(["true", "false"]))
+            if r.random() < 0.6:
+                f.append("within: %s" % r.choice(["5m", "30m", "1h", "2h30m", "1d"]))
+            if r.random() < 0.5:
+                f.append("min_dwell: %s" % r.choice(["0s", "30s", "2m", "10m"]))
+            return {"visited": f}
+        if k == "dwelled":
+            return {"dwelled": self.selector(regions) + ["over: %s" % r.choice(["0s", "1m", "5m", "20m"])]}
+        if k == "sequence":
+            steps = []
+            for _ in range(r.randint(2, 3)):
+                s = self.selector(regions)
+                if r.random() < 0.4:
+                    s.append("min_dwell: %s" % r.choice(["0s", "1m", "5m"]))
+                steps.append("{ %s }" % ", ".join(s))
+            return {"sequence": ["steps: [%s]" % ", ".join(steps), "within: %s" % r.choice(["10m", "1h", "3h"])]}
+        if k == "during":
+            f = []
+            if r.random() < 0.5:
+                f.append("days: [%s]" % ", ".join(r.sample(DAYS, r.randint(1, 6))))
+            if r.random() < 0.8:
+                f.append("hours: \"%s\"" % r.choice(["09:00-17:00", "22:00-02:00", "01:30-03:00", "02:15-02:45",
+                                                    "00:00-24:00", "18:00-24:00", "23:00-23:00", "02:00-02:30",
+                                                    "03:00-01:00", "%02d:%02d-%02d:%02d" % (r.randrange(24), r.choice([0, 15, 30]), r.randrange(25), 0)]))
+            if r.random() < 0.6:
+                f.append("timezone: %s" % r.choice(ZONES))
+            return {"during": f}
+        if k == "not":
+            return {"not": self.cond(regions, depth + 1)}
+        return {k: [self.cond(regions, depth + 1) for _ in range(r.randint(2, 3))]}
+
+    def cond_yaml(self, c, ind):
+        (k, v), = c.items()
+        pad = " " * ind
+        if k in ("all", "any"):
+            lines = [pad + k + ":"]
+            for sub in v:
+                sl = self.cond_yaml(sub, ind + 4)
+                lines.append(pad + "  - " + sl[0].lstrip())
+                lines += sl[1:]
+            return lines
+        if k == "not":
+            return [pad + "not:"] + self.cond_yaml(v, ind + 2)
+        return [pad + "%s: { %s }" % (k, ", ".join(v))]
+
+    def instant_text(self, ms):
+        r = self.r
+        dt = datetime.datetime.fromtimestamp(ms / 1000, datetime.timezone.utc)
+        if r.random() < 0.5:
+            off = r.choice([0, 60, -480, 330, 120])
+            dt = dt.astimezone(datetime.timezone(datetime.timedelta(minutes=off)))
+        s = dt.isoformat(timespec="milliseconds" if ms % 1000 else "seconds")
+        return s.replace("+00:00", "Z") if r.random() < 0.5 else s
+
+    def campaign(self, cdir, ci, span_ms):
+        r = self.r
+        cid = r.choice(["camp", "Camp", "c.x", "c_y", "promo"]) + "-%d" % ci
+        lines = ["campaign: %s" % cid]
+        tz = None
+        if r.random() < 0.4:
+            lines.append("active:")
+            if r.random() < 0.5:
+                tz = r.choice(ZONES)
+                lines.append("  timezone: %s" % tz)
+            ztz = zoneinfo.ZoneInfo(tz or "UTC")
+            a = self.t0 + r.randrange(-span_ms // 2, span_ms)
+            b = a + r.randrange(600000, 2 * span_ms)
+            for key, ms in (("from", a), ("until", b)):
+                if key == "until" and r.random() < 0.2:
+                    continue
+                if key == "from" and r.random() < 0.2:
+                    continue
+                if r.random() < 0.4:
+                    d = datetime.datetime.fromtimestamp(ms / 1000, ztz).date()
+                    if key == "until":
+                        d += datetime.timedelta(days=1)
+                    lines.append("  %s: %s" % (key, d.isoformat()))
+                else:
+                    txt = self.instant_text(ms)
+                    lines.append("  %s: %s" % (key, txt if r.random() < 0.5 else '"%s"' % txt))
+            if lines[-1] == "active:" or lines[-1].startswith("  timezone"):
+                lines.append("  from: 2000-01-01")
+        if r.random() < 0.5:
+            lines.append("holdout: %s" % r.choice(["0%", "10%", "12.5%", "33.33%", "50%", "49.99%", "5%", "25%"]))
+        if r.random() < 0.5:
+            tr = []
+            for k, vals in (("hysteresis", ["0m", "10m", "20m", "30m"]), ("confirm", ["0s", "10s", "20s", "1m"]),
+                            ("max_accuracy", ["30m", "50m", "100m"]), ("max_gap", ["2m", "5m", "10m", "30m", "1h"])):
+                if r.random() < 0.5:
+                    tr.append("  %s: %s" % (k, r.choice(vals)))
+            if tr:
+                lines += ["tracking:"] + tr
+        reg_lines, regions = self.region_entries(cdir, cid)
+        lines.append("regions:")
+        lines += reg_lines
+        offers = ["o%d" % i for i in range(r.randint(1, 3))]
+        lines.append("rules:")
+        for ri in range(r.randint(1, 4)):
+            c = self.cond(regions, 0)
+            lines.append("  - id: %s" % r.choice(["rule", "Rule", "r", "a"]) + "-%d" % ri)
+            lines.append("    when:")
+            lines += self.cond_yaml(c, 6)
+            lines.append("    offer: %s" % r.choice(offers))
+        lines.append("offers:")
+        for o in offers:
+            lines.append("  - id: %s" % o)
+            if r.random() < 0.7:
+                p = r.choice([0, 0, 1, 1, 5, 10, -1])
+                lines.append("    priority: %s" % (p if r.random() < 0.8 else '"%d"' % p))
+            if r.random() < 0.6:
+                lines.append("    cap: %s" % r.choice(["1", "2", "1 per 10m", "2 per 1h", "1 per 1d", "3 per 30m"]))
+            if r.random() < 0.5:
+                lines.append("    message: \"Offer %s of %s\"" % (o, cid))
+        with open(os.path.join(cdir, "%s.yaml" % cid), "w") as f:
+            f.write("\n".join(lines) + "\n")
+        return cid, regions
+
+    def settings(self, cdir):
+        r = self.r
+        if r.random() < 0.3:
+            return
+        lines = ["settings:"]
+        if r.random() < 0.7:
+            lines.append("  limits:")
+            lines.append("    per_user: %s" % r.choice(["1 per 30m", "2 per 1h", "3 per 1d", "1 per 5m", "2 per 10m"]))
+        if r.random() < 0.6:
+            lines.append("  tracking: { %s }" % ", ".join(
+                "%s: %s" % (k, r.choice(v)) for k, v in (("hysteresis", ["5m", "15m", "20m"]), ("confirm", ["0s", "15s", "30s"]),
+                                                         ("max_accuracy", ["40m", "80m"]), ("max_gap", ["3m", "15m", "45m"]))
+                if r.random() < 0.5))
+        with open(os.path.join(cdir, "settings.yaml"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+
+    # history -------------------------------------------------------------------------
+    def ts_text(self, ms):
+        r = self.r
+        k = r.random()
+        sub = ""
+        if r.random() < 0.15:
+            sub = r.choice(["5", "4999", "5001", "1", "9", "50"])
+        if k < 0.3:
+            if ms % 1000 == 0 and not sub and r.random() < 0.5:
+                return "%d" % (ms // 1000)
+            s = "%d.%03d%s" % (ms // 1000, ms % 1000, sub)
+            if r.random() < 0.05:
+                return "%de-3" % ms
+            return s
+        dt = datetime.datetime.fromtimestamp(ms // 1000, datetime.timezone.utc)
+        off = r.choice([0, 0, 0, 60, -480, 330, -90, 765])
+        dt = dt.astimezone(datetime.timezone(datetime.timedelta(minutes=off)))
+        frac = ""
+        if ms % 1000 or sub or r.random() < 0.2:
+            digits = "%03d%s" % (ms % 1000, sub)
+            if not sub and r.random() < 0.5:
+                digits = digits.rstrip("0") or "0"
+            frac = "." + digits
+        z = dt.strftime("%Y-%m-%dT%H:%M:%S") + frac
+        if off == 0 and r.random() < 0.7:
+            return '"%sZ"' % z
+        return '"%s%s"' % (z, dt.strftime("%z")[:3] + ":" + dt.strftime("%z")[3:])
+
+    def track(self, all_regions, tmin_ms):
+        r = self.r
+        t = self.t0 + r.randrange(0, 1800) * 1000
+        end = t + r.randrange(1, 6) * 3600 * 1000
+        x, y = r.uniform(-1500, 1500), r.uniform(-1500, 1500)
+        fixes = []
+        while t < end:
+            tgt = r.choice(all_regions)[2] if r.random() < 0.8 else (r.uniform(-1500, 1500), r.uniform(-1500, 1500))
+            tx, ty = tgt[0] + r.uniform(-250, 250), tgt[1] + r.uniform(-250, 250)
+            speed = r.uniform(1, 12)
+            step = r.choice([5, 10, 20, 30, 60])
+            while t < end and math.hypot(tx - x, ty - y) > speed * step:
+                dd = math.hypot(tx - x, ty - y)
+                x += (tx - x) / dd * speed * step
+                y += (ty - y) / dd * speed * step
+                t += step * 1000 + r.randrange(-400, 400)
+                fixes.append([t, x + r.gauss(0, 5), y + r.gauss(0, 5)])
+            dwell = r.randrange(0, 25 * 60)
+            stop = t + dwell * 1000
+            spread = r.choice([3, 15, 40])
+            while t < min(stop, end):
+                t += r.choice([5, 10, 15, 30, 45]) * 1000 + r.randrange(0, 1000)
+                if r.random() < 0.03:
+                    t += r.randrange(1, 70) * 60000
+                fixes.append([t, tx + r.gauss(0, spread), ty + r.gauss(0, spread)])
+            if r.random() < 0.1:
+                t += r.randrange(1, 90) * 60000
+        return fixes
+
+
+def generate(seed, cdir, hist):
+    g = Gen(seed)
+    r = g.r
+    os.makedirs(cdir)
+    all_regions = []
+    for ci in range(r.randint(1, 3)):
+        _, regions = g.campaign(cdir, ci, 4 * 3600 * 1000)
+        all_regions += regions
+    g.settings(cdir)
+    camps, _ = ref.load(cdir)
+    users = r.sample(["u1", "U2", "u-3", 17, "\u00fc4", "42", "b", "a b"], r.randint(1, 4))
+    lines = []
+    for u in users:
+        for t, x, y in g.track(all_regions, g.t0):
+            la, lo = g.ll(x, y)
+            for _ in range(20):
+                close = False
+                for c in camps:
+                    for reg in c["regions"]:
+                        d = ref.depth(reg, la, lo)
+                        if abs(d - reg["h"]) < 0.02 or abs(d + reg["h"]) < 0.02:
+                            close = True
+                if not close:
+                    break
+                la += r.uniform(-1, 1) * 1e-6
+            lines.append((t, u, la, lo))
+    lines.sort(key=lambda l: l[0])
+    out = []
+    prev_t = None
+    for t, u, la, lo in lines:
+        if prev_t is not None and r.random() < 0.03:
+            t = prev_t
+        prev_t = t
+        o = ['"user": %s' % json.dumps(u, ensure_ascii=r.random() < 0.5), '"ts": %s' % g.ts_text(t),
+             '"lat": %.7f' % la, '"lon": %.7f' % lo]
+        k = r.random()
+        if k < 0.05:
+            o.append('"accuracy": %g' % r.uniform(120, 600))
+        elif k < 0.1:
+            o.append('"accuracy": null')
+        elif k < 0.8:
+            o.append('"accuracy": %g' % round(r.uniform(3, 45), 1))
+        if r.random() < 0.05:
+            o.append('"speed": 1.5')
+        r.shuffle(o)
+        out.append("{" + ", ".join(o) + "}")
+        if r.random() < 0.012:
+            out.append(r.choice([
+                '{"user": "u1", "ts": "2026-01-01T00:00:00Z", "lat": 1.0',
+                '[1, 2, 3]', '42', '"text"', '{"ts": 1772323200, "lat": 1, "lon": 2}',
+                '{"user": "", "ts": 1772323200, "lat": 1, "lon": 2}',
+                '{"user": null, "ts": 1772323200, "lat": 1, "lon": 2}',
+                '{"user": 1.5, "ts": 1772323200, "lat": 1, "lon": 2}',
+                '{"user": "u1", "ts": "yesterday", "lat": 1, "lon": 2}',
+                '{"user": "u1", "ts": "10000-01-01T00:00:00Z", "lat": 1, "lon": 2}',
+                '{"user": "u1", "ts": true, "lat": 1, "lon": 2}',
+                '{"user": "u1", "ts": 1772323200, "lat": 91, "lon": 2}',
+                '{"user": "u1", "ts": 1772323200, "lat": "1", "lon": 2}',
+                '{"user": "u1", "ts": 1772323200, "lat": 1}',
+                '{"user": "u1", "ts": 1772323200, "lat": 1, "lon": -180.5}',
+                '{"user": "u1", "ts": 1772323200, "lat": 1, "lon": 2, "accuracy": -1}',
+                '{"user": "u1", "ts": 1772323200, "lat": 1, "lon": 2, "accuracy": "5"}',
+                '{"user": "u1", "ts": NaN, "lat": 1, "lon": 2}',
+                '{"user": "u1", "ts": 1772323200, "lat": 1, "lon": 2,}',
+                '   ', '',
+            ]))
+    # a few out-of-order lines
+    for _ in range(r.randint(0, 4)):
+        i, j = r.randrange(len(out)), r.randrange(len(out))
+        out[i], out[j] = out[j], out[i]
+    with open(hist, "w", encoding="utf-8") as f:
+        for l in out:
+            f.write(l + ("\r\n" if r.random() < 0.02 else "\n"))
+
+
+def run_ours(binary, cdir, hist, d):
+    ev = subprocess.run([binary, "events", "--campaigns", cdir, "--history", hist, "--quiet"], capture_output=True, text=True)
+    dec = subprocess.run([binary, "evaluate", "--include-suppressed", "--campaigns", cdir, "--history", hist, "--quiet",
+                          "--rejects", os.path.join(d, "ours-rejects.jsonl")], capture_output=True, text=True)
+    open(os.path.join(d, "ours-events.jsonl"), "w").write(ev.stdout)
+    open(os.path.join(d, "ours-decisions.jsonl"), "w").write(dec.stdout)
+    return ev, dec
+
+
+def run_ref(cdir, hist, d):
+    env = dict(os.environ, JSONOUT="1", EVENTSOUT=os.path.join(d, "ref-events.jsonl"),
+               REJECTSOUT=os.path.join(d, "ref-rejects.jsonl"))
+    env.pop("REJECTS", None)
+    p = subprocess.run([sys.executable, os.path.join(HERE, "spec_reference.py"), cdir, hist, "--quiet"],
+                       capture_output=True, text=True, env=env)
+    open(os.path.join(d, "ref-decisions.jsonl"), "w").write(p.stdout)
+    return p
+
+
+def jl(path):
+    if not os.path.exists(path):
+        return []
+    return [json.loads(l) for l in open(path, encoding="utf-8") if l.strip()]
+
+
+def dec_key(x):
+    return (x["user"], x["time"], x["campaign"], x["rule"], x["offer"], x["status"], x.get("message"))
+
+
+def ev_set(x):
+    return sorted((e["region"], e["enter"], e["exit"] or "") for e in x.get("evidence", []))
+
+
+def compare(d):
+    diffs = []
+    a, b = jl(os.path.join(d, "ours-events.jsonl")), jl(os.path.join(d, "ref-events.jsonl"))
+    for i in range(max(len(a), len(b))):
+        x = a[i] if i < len(a) else None
+        y = b[i] if i < len(b) else None
+        if x != y:
+            diffs.append("EVENT #%d\n  ours: %s\n  ref:  %s" % (i, json.dumps(x), json.dumps(y)))
+            break
+    a, b = jl(os.path.join(d, "ours-decisions.jsonl")), jl(os.path.join(d, "ref-decisions.jsonl"))
+    for i in range(max(len(a), len(b))):
+        x = a[i] if i < len(a) else None
+        y = b[i] if i < len(b) else None
+        if x is None or y is None or dec_key(x) != dec_key(y):
+            diffs.append("DECISION #%d\n  ours: %s\n  ref:  %s" % (i, json.dumps(x), json.dumps(y)))
+            break
+    for i in range(min(len(a), len(b))):
+        if dec_key(a[i]) == dec_key(b[i]) and ev_set(a[i]) != ev_set(b[i]):
+            diffs.append("EVIDENCE #%d\n  ours: %s\n  ref:  %s" % (i, json.dumps(a[i]), json.dumps(b[i])))
+            break
+    ra = [(x["line"], x["reason"]) for x in jl(os.path.join(d, "ours-rejects.jsonl"))]
+    rb = [(x["line"], x["reason"]) for x in jl(os.path.join(d, "ref-rejects.jsonl"))]
+    if ra != rb:
+        diffs.append("REJECTS\n  ours-only: %s\n  ref-only:  %s" % (sorted(set(ra) - set(rb)), sorted(set(rb) - set(ra))))
+    return diffs
+
+
+def run_seed(seed, binary, keep):
+    d = os.path.join(keep, "seed-%d" % seed)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    cdir, hist = os.path.join(d, "campaigns"), os.path.join(d, "history.jsonl")
+    generate(seed, cdir, hist)
+    ev, dec = run_ours(binary, cdir, hist, d)
+    if ev.returncode != 0 or dec.returncode != 0:
+        diffs = ["OURS FAILED rc=%d/%d\n%s%s" % (ev.returncode, dec.returncode, ev.stderr[-2000:], dec.stderr[-2000:])]
+    else:
+        p = run_ref(cdir, hist, d)
+        if p.returncode != 0:
+            diffs = ["REFERENCE FAILED\n" + p.stderr[-2000:]]
+        else:
+            diffs = compare(d)
+    if diffs:
+        open(os.path.join(d, "diff.txt"), "w").write("\n".join(diffs) + "\n")
+    else:
+        shutil.rmtree(d)
+    return diffs
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seeds", default="0:50")
+    ap.add_argument("--seed", type=int)
+    ap.add_argument("--bin", default=os.path.join(os.path.dirname(HERE), ".build/debug/geocampaign"))
+    ap.add_argument("--keep")
+    ap.add_argument("--show", action="store_true")
+    a = ap.parse_args()
+    keep = a.keep or tempfile.mkdtemp(prefix="difftest-")
+    os.makedirs(keep, exist_ok=True)
+    seeds = [a.seed] if a.seed is not None else range(*map(int, a.seeds.split(":")))
+    failed = []
+    t0 = time.time()
+    for s in seeds:
+        diffs = run_seed(s, os.path.abspath(a.bin), keep)
+        if diffs:
+            failed.append(s)
+            first = diffs[0].split("\n")[0]
+            print("seed %d: DIFF %s (%s)" % (s, first, os.path.join(keep, "seed-%d" % s)), flush=True)
+            if a.show:
+                print("\n".join(diffs))
+        else:
+            print("seed %d: ok" % s, flush=True)
+    n = len(list(seeds))
+    print("%d/%d seeds pass (%.0f s); failing cases under %s%s" % (n - len(failed), n, time.time() - t0, keep,
+                                                                   (": " + " ".join(map(str, failed))) if failed else ""))
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
