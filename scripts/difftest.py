@@ -29,7 +29,7 @@ R = 6371008.8
 ZONES = ["UTC", "America/Los_Angeles", "Europe/Berlin", "Australia/Lord_Howe", "Asia/Kolkata"]
 DST_DAYS = {"America/Los_Angeles": ["2026-03-08", "2026-11-01"], "Europe/Berlin": ["2026-03-29", "2026-10-25"],
             "Australia/Lord_Howe": ["2026-04-05", "2026-10-04"]}
-TAGS = ["food", "shop", "car", "gym"]
+TAGS = ["food", "shop", "car", "gym", "no", "on", "Yes", "010", "1e3"]
 DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 
 
@@ -37,7 +37,7 @@ class Gen:
     def __init__(self, seed):
         self.r = random.Random(seed)
         r = self.r
-        self.lat0 = r.uniform(-50, 60)
+        self.lat0 = r.uniform(-80, 80)
         self.lon0 = r.uniform(-170, 170)
         self.zone = r.choice(ZONES)
         if self.zone in DST_DAYS and r.random() < 0.7:
@@ -97,7 +97,7 @@ class Gen:
             if r.random() < 0.3:
                 over.append("    confirm: %s" % r.choice(["0s", "5s", "20s", "1m", "1m30s"]))
             kind = r.random()
-            rid = "%s-%d" % (r.choice(["r", "R", "reg", "z"]), i)
+            rid = "%s-%d" % (r.choice(["r", "R", "reg", "z"]), i) if r.random() < 0.9 else r.choice(["off", "0x1F", "1.50", "~x"])
             if tags and kind < 0.7:
                 over.append("    tags: [%s]" % ", ".join(tags))
             if kind < 0.35:
@@ -130,6 +130,7 @@ class Gen:
                 feats = []
                 fname = "%s-%d.geojson" % (cid, i)
                 has_point = False
+                idp = r.choice([None, None, "code"])
                 for j in range(r.randint(1, 3)):
                     fcx, fcy = cx + r.uniform(-500, 500), cy + r.uniform(-500, 500)
                     fid = "%s-f%d" % (rid, j)
@@ -156,8 +157,17 @@ class Gen:
                     if ftags:
                         props["tags"] = ftags
                     feat = {"type": "Feature", "geometry": geom, "properties": props}
-                    if r.random() < 0.5:
+                    if idp:
+                        fid = 900 + 10 * i + j if r.random() < 0.5 else "k%d%d" % (i, j)
+                        props[idp] = fid
+                        fid = str(fid)
+                        feat["id"] = "ignored-%d" % j
+                    elif r.random() < 0.4:
                         feat["id"] = fid
+                    elif r.random() < 0.5:
+                        fid = 700 + 10 * i + j
+                        feat["id"] = fid
+                        fid = str(fid)
                     else:
                         props["id"] = fid
                     feats.append(feat)
@@ -165,6 +175,8 @@ class Gen:
                 with open(os.path.join(cdir, fname), "w") as f:
                     json.dump({"type": "FeatureCollection", "features": feats}, f)
                 out.append("  - import: %s" % fname)
+                if idp:
+                    out.append("    id_property: %s" % idp)
                 if tags:
                     out.append("    tags: [%s]" % ", ".join(tags))
                 if has_point or r.random() < 0.2:
@@ -217,7 +229,7 @@ class Gen:
             if r.random() < 0.5:
                 f.append("days: [%s]" % ", ".join(r.sample(DAYS, r.randint(1, 6))))
             if r.random() < 0.8:
-                f.append("hours: \"%s\"" % r.choice(["09:00-17:00", "22:00-02:00", "01:30-03:00", "02:15-02:45",
+                f.append("hours: \"%s\"" % r.choice(["%02d:00-%02d:00" % (r.randrange(24), r.randrange(25))] * 3 + ["09:00-17:00", "22:00-02:00", "01:30-03:00", "02:15-02:45",
                                                     "00:00-24:00", "18:00-24:00", "23:00-23:00", "02:00-02:30",
                                                     "03:00-01:00", "%02d:%02d-%02d:%02d" % (r.randrange(24), r.choice([0, 15, 30]), r.randrange(25), 0)]))
             if r.random() < 0.6:
@@ -295,7 +307,7 @@ class Gen:
         lines.append("rules:")
         for ri in range(r.randint(1, 4)):
             c = self.cond(regions, 0)
-            lines.append("  - id: %s" % r.choice(["rule", "Rule", "r", "a"]) + "-%d" % ri)
+            lines.append("  - id: %s" % (r.choice(["rule", "Rule", "r", "a"]) + "-%d" % ri if r.random() < 0.9 else ["yes", "007", "true"][ri % 3]))
             lines.append("    when:")
             lines += self.cond_yaml(c, 6)
             lines.append("    offer: %s" % r.choice(offers))
@@ -386,10 +398,22 @@ class Gen:
             prev, d0 = s, d1
         return None
 
-    def track(self, all_regions, tmin_ms):
+    def sessions(self, all_regions):
+        """One track, or (multi-day mode) a few tracks on different days."""
         r = self.r
-        t = self.t0 + r.randrange(0, 1800) * 1000
-        end = t + r.randrange(1, 6) * 3600 * 1000
+        if r.random() < 0.7:
+            return self.track(all_regions, self.t0 + r.randrange(0, 1800) * 1000, r.randrange(1, 6))
+        out = []
+        for day in sorted(r.sample(range(0, 9), r.randint(2, 4))):
+            start = self.t0 + day * 86400000 + r.randrange(-3 * 3600, 3 * 3600) * 1000
+            if out and start <= out[-1][0]:
+                continue
+            out += self.track(all_regions, start, r.randrange(1, 3))
+        return out
+
+    def track(self, all_regions, t, hours):
+        r = self.r
+        end = t + hours * 3600 * 1000
         x, y = r.uniform(-1500, 1500), r.uniform(-1500, 1500)
         fixes = []
         boundary = r.random() < self.boundary_bias
@@ -439,7 +463,7 @@ def generate(seed, cdir, hist):
     users = r.sample(["u1", "U2", "u-3", 17, "\u00fc4", "42", "b", "a b"], r.randint(1, 4))
     lines = []
     for u in users:
-        for t, x, y in g.track(all_regions, g.t0):
+        for t, x, y in g.sessions(all_regions):
             la, lo = g.ll(x, y)
             for _ in range(20):
                 close = False
@@ -524,6 +548,12 @@ def run_ours(binary, cdir, hist, d):
     ev = subprocess.run([binary, "events", "--campaigns", cdir, "--history", hist, "--quiet"], capture_output=True, text=True)
     dec = subprocess.run([binary, "evaluate", "--include-suppressed", "--campaigns", cdir, "--history", hist, "--quiet",
                           "--rejects", os.path.join(d, "ours-rejects.jsonl")], capture_output=True, text=True)
+    one = subprocess.run([binary, "evaluate", "--include-suppressed", "--campaigns", cdir, "--history", hist, "--quiet",
+                          "--threads", "1"], capture_output=True, text=True)
+    if one.stdout != dec.stdout:
+        open(os.path.join(d, "ours-decisions-threads1.jsonl"), "w").write(one.stdout)
+        dec.returncode = dec.returncode or 99
+        dec.stderr += "\n--threads 1 prints other decisions than the default (ours-decisions-threads1.jsonl)\n"
     open(os.path.join(d, "ours-events.jsonl"), "w").write(ev.stdout)
     open(os.path.join(d, "ours-decisions.jsonl"), "w").write(dec.stdout)
     return ev, dec

@@ -70,7 +70,9 @@ def poly_depth(rings, lat, lon):
 def load(cdir):
     camps = []; settings = {}
     for f in sorted(glob.glob(os.path.join(cdir, "*.yaml")) + glob.glob(os.path.join(cdir, "*.yml"))):
-        d = yaml.safe_load(open(f))
+        # formats 1.6: a scalar is read as the type its key expects, whatever its quoting, so
+        # every scalar is loaded as text and converted where it is used.
+        d = yaml.load(open(f), Loader=yaml.BaseLoader)
         if "settings" in d:
             settings = d["settings"]; continue
         c = {"id": d["campaign"], "tracking": d.get("tracking", {}), "regions": [], "rules": d["rules"],
@@ -284,7 +286,7 @@ def cond2(c, node, visits, T0, T1, campaign_tz):
         return norm(iv), (lambda t: [(rid, vis) for a, b, rid, vis in items if a <= t < b])
     if k == "visited":
         md = dur(v.get("min_dwell", "0s")); w = dur(v["within"]) if "within" in v else None
-        al = int(v.get("at_least", 1)); distinct = v.get("distinct", False)
+        al = int(v.get("at_least", 1)); distinct = str(v.get("distinct", "false")) == "true"
         occ = []
         for rid in matching(c, v):
             for vis in visits.get(rid, []):
@@ -362,7 +364,10 @@ def cond2(c, node, visits, T0, T1, campaign_tz):
             cover = [m for m in matches if m[0] <= t < m[1]]
             if not cover:
                 return []
-            best = min(cover, key=lambda m: [-m[2][0][1][0]] + [vis[0] for _, vis in m[2][1:]])
+            # (ties of equal enter times: the later region of the campaign for the first step, the
+            # earlier one for the others, as the engine's visit order (enter, region index) gives)
+            ridx = {reg["id"]: i for i, reg in enumerate(c["regions"])}
+            best = min(cover, key=lambda m: [(-m[2][0][1][0], -ridx[m[2][0][0]])] + [(vis[0], ridx[rid]) for rid, vis in m[2][1:]])
             return best[2]
         return norm(iv), sev
     raise SystemExit("unsupported condition " + k)
