@@ -307,7 +307,7 @@ class Gen:
         lines.append("rules:")
         for ri in range(r.randint(1, 4)):
             c = self.cond(regions, 0)
-            lines.append("  - id: %s" % (r.choice(["rule", "Rule", "r", "a"]) + "-%d" % ri if r.random() < 0.9 else ["yes", "007", "true"][ri % 3]))
+            lines.append("  - id: %s" % (r.choice(["rule", "Rule", "r", "a"]) + "-%d" % ri if r.random() < 0.9 else ["yes", "007", "true", "on"][ri]))
             lines.append("    when:")
             lines += self.cond_yaml(c, 6)
             lines.append("    offer: %s" % r.choice(offers))
@@ -477,6 +477,10 @@ def generate(seed, cdir, hist):
                 la += r.uniform(-1, 1) * 1e-6
             lines.append((t, u, la, lo))
     lines.sort(key=lambda l: l[0])
+    blind = set(r.sample(users, 1)) if r.random() < 0.1 else set()  # a user with no used fix at all
+    if r.random() < 0.15:  # a user with a single fix
+        lines.append((g.t0 + r.randrange(0, 3600000), "solo", *g.ll(*r.choice(all_regions)[2])))
+    lines.sort(key=lambda l: l[0])
     out = []
     prev_t = None
     for t, u, la, lo in lines:
@@ -486,7 +490,7 @@ def generate(seed, cdir, hist):
         o = ['"user": %s' % json.dumps(u, ensure_ascii=r.random() < 0.5), '"ts": %s' % g.ts_text(t),
              '"lat": %.7f' % la, '"lon": %.7f' % lo]
         k = r.random()
-        if k < 0.05:
+        if k < 0.05 or u in blind:
             o.append('"accuracy": %g' % r.uniform(120, 600))
         elif k < 0.1:
             o.append('"accuracy": null')
