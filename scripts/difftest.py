@@ -543,17 +543,28 @@ def generate(seed, cdir, hist):
     for _ in range(r.randint(0, 4)):
         i, j = r.randrange(len(out)), r.randrange(len(out))
         out[i], out[j] = out[j], out[i]
+    if r.random() < 0.25:  # replay as the history stood at some instant (--until)
+        ts = sorted(l[0] for l in lines)
+        cut = ts[r.randrange(len(ts))] + r.choice([0, 0, -1, 1, 250])
+        with open(os.path.join(os.path.dirname(hist), "until.txt"), "w") as f:
+            f.write(g.instant_text(cut))
     with open(hist, "w", encoding="utf-8") as f:
         for l in out:
             f.write(l + ("\r\n" if r.random() < 0.02 else "\n"))
 
 
+def until_arg(d):
+    p = os.path.join(d, "until.txt")
+    return ["--until", open(p).read().strip()] if os.path.exists(p) else []
+
+
 def run_ours(binary, cdir, hist, d):
-    ev = subprocess.run([binary, "events", "--campaigns", cdir, "--history", hist, "--quiet"], capture_output=True, text=True)
+    u = until_arg(d)
+    ev = subprocess.run([binary, "events", "--campaigns", cdir, "--history", hist, "--quiet"] + u, capture_output=True, text=True)
     dec = subprocess.run([binary, "evaluate", "--include-suppressed", "--campaigns", cdir, "--history", hist, "--quiet",
-                          "--rejects", os.path.join(d, "ours-rejects.jsonl")], capture_output=True, text=True)
+                          "--rejects", os.path.join(d, "ours-rejects.jsonl")] + u, capture_output=True, text=True)
     one = subprocess.run([binary, "evaluate", "--include-suppressed", "--campaigns", cdir, "--history", hist, "--quiet",
-                          "--threads", "1"], capture_output=True, text=True)
+                          "--threads", "1"] + u, capture_output=True, text=True)
     if one.stdout != dec.stdout:
         open(os.path.join(d, "ours-decisions-threads1.jsonl"), "w").write(one.stdout)
         dec.returncode = dec.returncode or 99
@@ -567,6 +578,9 @@ def run_ref(cdir, hist, d):
     env = dict(os.environ, JSONOUT="1", SKIP_ZX="1", EVENTSOUT=os.path.join(d, "ref-events.jsonl"),
                REJECTSOUT=os.path.join(d, "ref-rejects.jsonl"))
     env.pop("REJECTS", None)
+    env.pop("UNTIL", None)
+    if until_arg(d):
+        env["UNTIL"] = until_arg(d)[1]
     p = subprocess.run([sys.executable, os.path.join(HERE, "spec_reference.py"), cdir, hist, "--quiet"],
                        capture_output=True, text=True, env=env)
     open(os.path.join(d, "ref-decisions.jsonl"), "w").write(p.stdout)

@@ -7,6 +7,7 @@ Usage: JSONOUT=1 EVENTSOUT=ev.jsonl [REJECTSOUT=rej.jsonl] python3 scripts/spec_
   JSONOUT=1     print decisions (all statuses) as JSON Lines on stdout
   EVENTSOUT=F   write enter/exit events to F
   REJECTSOUT=F  write rejected history lines ({"line","reason"}) to F
+  UNTIL=INSTANT --until: fixes after this RFC 3339 instant are not used at all
   REJECTS=F     (legacy) skip the lines listed in F instead of validating lines itself
 Only the subset of the formats that difftest.py generates is read (no GPX, no --until)."""
 import sys, os, json, math, re, glob, datetime, zoneinfo, decimal
@@ -510,7 +511,7 @@ def main():
         reason, fx = validate(line)
         if reason:
             rejects.append({"line": ln, "reason": reason})
-        elif fx:
+        elif fx and (not os.environ.get("UNTIL") or fx[1] <= parse_ts(os.environ["UNTIL"])):
             users.setdefault(fx[0], []).append(fx[1:])
     if os.environ.get("REJECTSOUT"):
         with open(os.environ["REJECTSOUT"], "w") as f:
