@@ -39,6 +39,13 @@ class Gen:
         r = self.r
         self.lat0 = r.uniform(-80, 80)
         self.lon0 = r.uniform(-170, 170)
+        self.scale = r.choice([1, 1, 1, 1, 1, 1, 10, 10, 100])
+        self.circles_only = False
+        k = r.random()
+        if k < 0.06:  # circles across the antimeridian
+            self.lon0, self.scale, self.circles_only = r.choice([179.995, -179.995]), 1, True
+        elif k < 0.1:  # circles around a pole
+            self.lat0, self.scale, self.circles_only = r.choice([89.9, -89.9]), 1, True
         self.zone = r.choice(ZONES)
         if self.zone in DST_DAYS and r.random() < 0.7:
             day = datetime.date.fromisoformat(r.choice(DST_DAYS[self.zone]))
@@ -52,7 +59,9 @@ class Gen:
     def ll(self, x, y, lat0=None, lon0=None):
         lat0 = self.lat0 if lat0 is None else lat0
         lon0 = self.lon0 if lon0 is None else lon0
-        return lat0 + math.degrees(y / R), lon0 + math.degrees(x / (R * math.cos(math.radians(lat0))))
+        lon = lon0 + math.degrees(x / (R * math.cos(math.radians(lat0))))
+        lon = (lon + 180.0) % 360.0 - 180.0
+        return max(-90.0, min(90.0, lat0 + math.degrees(y / R))), lon
 
     def coord_text(self, lat, lon):
         k = self.r.random()
@@ -85,29 +94,30 @@ class Gen:
     # campaigns ---------------------------------------------------------------------
     def region_entries(self, cdir, cid):
         r = self.r
+        S = self.scale
         out = []  # yaml lines
         regions = []  # (id, tags, center_xy)
         n = r.randint(1, 4)
         for i in range(n):
-            cx, cy = r.uniform(-1200, 1200), r.uniform(-1200, 1200)
+            cx, cy = S * r.uniform(-1200, 1200), S * r.uniform(-1200, 1200)
             tags = r.sample(TAGS, r.randint(0, 2))
             over = []
             if r.random() < 0.3:
                 over.append("    hysteresis: %s" % self.dist_text(r.choice([0, 5, 10, 25, 40])))
             if r.random() < 0.3:
                 over.append("    confirm: %s" % r.choice(["0s", "5s", "20s", "1m", "1m30s"]))
-            kind = r.random()
-            rid = "%s-%d" % (r.choice(["r", "R", "reg", "z"]), i) if r.random() < 0.9 else r.choice(["off", "0x1F", "1.50", "~x"])
+            kind = r.random() * (0.35 if self.circles_only else 1)
+            rid = "%s-%d" % (r.choice(["r", "R", "reg", "z"]), i) if r.random() < 0.9 else ["off", "0x1F", "1.50", "~x"][i]
             if tags and kind < 0.7:
                 over.append("    tags: [%s]" % ", ".join(tags))
             if kind < 0.35:
-                rad = r.uniform(60, 400)
+                rad = S * r.uniform(60, 400)
                 la, lo = self.ll(cx, cy)
                 out.append("  - id: %s" % rid)
                 out.append("    circle: { center: %s, radius: %s }" % (self.coord_text(la, lo), self.dist_text(round(rad, 1))))
                 regions.append((rid, tags, (cx, cy)))
             elif kind < 0.7:
-                rad = r.uniform(120, 450)
+                rad = S * r.uniform(120, 450)
                 nv = r.randint(3, 8)
                 outer = self.star(cx, cy, rad, n=nv, jitter=0.4)
                 out.append("  - id: %s" % rid)
@@ -132,25 +142,25 @@ class Gen:
                 has_point = False
                 idp = r.choice([None, None, "code"])
                 for j in range(r.randint(1, 3)):
-                    fcx, fcy = cx + r.uniform(-500, 500), cy + r.uniform(-500, 500)
+                    fcx, fcy = cx + S * r.uniform(-500, 500), cy + S * r.uniform(-500, 500)
                     fid = "%s-f%d" % (rid, j)
                     k = r.random()
                     def lonlat(pts):
                         ring = [[round(self.ll(x, y)[1], 7), round(self.ll(x, y)[0], 7)] for x, y in pts]
                         return ring + [ring[0]]
-                    if k < 0.35:
+                    if k < 0.35 or self.circles_only:
                         geom = {"type": "Point", "coordinates": [round(self.ll(fcx, fcy)[1], 7), round(self.ll(fcx, fcy)[0], 7)]}
                         has_point = True
                     elif k < 0.65:
-                        rings = [lonlat(self.star(fcx, fcy, r.uniform(120, 350), jitter=0.3))]
+                        rings = [lonlat(self.star(fcx, fcy, S * r.uniform(120, 350), jitter=0.3))]
                         if r.random() < 0.4:
-                            rings.append(lonlat(self.star(fcx, fcy, 25, n=4, jitter=0.2)))
+                            rings.append(lonlat(self.star(fcx, fcy, S * 25, n=4, jitter=0.2)))
                         geom = {"type": "Polygon", "coordinates": rings}
                     else:
                         parts = []
                         for q in range(2):
-                            px = fcx + (q * r.uniform(150, 500))
-                            parts.append([lonlat(self.star(px, fcy, r.uniform(100, 260), jitter=0.3))])
+                            px = fcx + (q * S * r.uniform(150, 500))
+                            parts.append([lonlat(self.star(px, fcy, S * r.uniform(100, 260), jitter=0.3))])
                         geom = {"type": "MultiPolygon", "coordinates": parts}
                     props = {"name": "F %d" % j}
                     ftags = r.sample(TAGS, r.randint(0, 1))
@@ -180,7 +190,7 @@ class Gen:
                 if tags:
                     out.append("    tags: [%s]" % ", ".join(tags))
                 if has_point or r.random() < 0.2:
-                    out.append("    radius: %s" % self.dist_text(round(r.uniform(60, 300), 1)))
+                    out.append("    radius: %s" % self.dist_text(round(S * r.uniform(60, 300), 1)))
             out.extend(over)
         return out, regions
 
@@ -384,7 +394,7 @@ class Gen:
             return ref.depth(reg, *self.ll(cx + s * math.cos(a), cy + s * math.sin(a)))
         prev, d0 = 0.0, dep(0.0)
         for k in range(1, 160):
-            s = k * 10.0
+            s = k * 10.0 * self.scale
             d1 = dep(s)
             if (d0 > 0) != (d1 > 0):
                 lo, hi = prev, s
@@ -413,17 +423,18 @@ class Gen:
 
     def track(self, all_regions, t, hours):
         r = self.r
+        S = self.scale
         end = t + hours * 3600 * 1000
-        x, y = r.uniform(-1500, 1500), r.uniform(-1500, 1500)
+        x, y = S * r.uniform(-1500, 1500), S * r.uniform(-1500, 1500)
         fixes = []
         boundary = r.random() < self.boundary_bias
         while t < end:
-            tgt = r.choice(all_regions)[2] if r.random() < 0.8 else (r.uniform(-1500, 1500), r.uniform(-1500, 1500))
-            tx, ty = tgt[0] + r.uniform(-250, 250), tgt[1] + r.uniform(-250, 250)
+            tgt = r.choice(all_regions)[2] if r.random() < 0.8 else (S * r.uniform(-1500, 1500), S * r.uniform(-1500, 1500))
+            tx, ty = tgt[0] + S * r.uniform(-250, 250), tgt[1] + S * r.uniform(-250, 250)
             edge = boundary and r.random() < 0.7 and self.edge_point(r.choice(all_regions))
             if edge:
                 tx, ty = edge
-            speed = r.uniform(1, 12)
+            speed = S * r.uniform(1, 12)
             step = r.choice([5, 10, 20, 30, 60])
             while t < end and math.hypot(tx - x, ty - y) > speed * step:
                 dd = math.hypot(tx - x, ty - y)
