@@ -163,7 +163,8 @@ def parse_ts(s):
     epoch = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
     ms = (base - epoch) // datetime.timedelta(milliseconds=1)
     frac = Decimal("0" + m.group(7)) if m.group(7) else Decimal(0)
-    return ms + ms_round(frac * 1000) - off
+    # years 0001-9999 of the instant in UTC (an offset can move a written 0001 or 9999 out)
+    return parse_ts(Decimal(ms + ms_round(frac * 1000) - off) / 1000)
 
 
 def crossing(c, reg, fixes, tend):
@@ -458,7 +459,8 @@ def validate(raw):
         x = num(o[k])
         if x is None:
             return "bad_type", None
-        if not (-lim <= x <= lim):
+        # range checked on the number as a double (90.0000000000000001 is 90.0), as JSON readers see it
+        if not (-lim <= float(x) <= lim):
             return "out_of_range", None
         vals.append(float(x))
     acc = None
@@ -487,7 +489,8 @@ def parse_cap(s):
 
 
 def iso(ms):
-    s = datetime.datetime.fromtimestamp(ms / 1000, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
+    x = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc) + datetime.timedelta(milliseconds=ms - ms % 1000)
+    s = "%04d-%s" % (x.year, x.strftime("%m-%dT%H:%M:%S"))
     return s + ("" if ms % 1000 == 0 else ".%03d" % (ms % 1000)) + "Z"
 
 
@@ -581,7 +584,6 @@ def main():
                 if n >= limit[0]:
                     st = "limited"
             hist.append((t, c["id"], off["id"], st))
-            lt = datetime.datetime.fromtimestamp(t / 1000, zoneinfo.ZoneInfo("America/Los_Angeles"))
             if os.environ.get("JSONOUT"):
                 d = {"user": u, "time": iso(t), "campaign": c["id"], "rule": rule["id"], "offer": off["id"], "status": st}
                 if off.get("message") is not None:
@@ -594,6 +596,7 @@ def main():
                 d["evidence"] = seen
                 DECS.append(d)
                 continue
+            lt = datetime.datetime.fromtimestamp(t / 1000, zoneinfo.ZoneInfo("America/Los_Angeles"))
             print("DECISION %-6s %s (%s local) %s/%s/%s %s" % (u, iso(t), lt.strftime("%a %H:%M:%S"), c["id"], rule["id"], off["id"], st))
 
 
