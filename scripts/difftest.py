@@ -89,7 +89,11 @@ class Gen:
             return "%g m" % m
         if k < 0.8:
             return "%g" % m
-        return "%gkm" % (m / 1000)
+        if k < 0.9:
+            return "%gkm" % (m / 1000)
+        if k < 0.95:
+            return "%gft" % round(m / 0.3048, 1)
+        return "%gmi" % round(m / 1609.344, 4)
 
     # campaigns ---------------------------------------------------------------------
     def region_entries(self, cdir, cid):
@@ -331,7 +335,7 @@ class Gen:
                 lines.append("    cap: %s" % r.choice(["1", "2", "1 per 10m", "2 per 1h", "1 per 1d", "3 per 30m"]))
             if r.random() < 0.5:
                 lines.append("    message: \"Offer %s of %s\"" % (o, cid))
-        with open(os.path.join(cdir, "%s.yaml" % cid), "w") as f:
+        with open(os.path.join(cdir, "%s.%s" % (cid, r.choice(["yaml", "yaml", "yml"]))), "w") as f:
             f.write("\n".join(lines) + "\n")
         return cid, regions
 
