@@ -19,7 +19,7 @@ history.jsonl, our outputs (ours-*.jsonl), the reference's (ref-*.jsonl) and dif
 Fixes closer than 2 cm to any region's +-hysteresis threshold are nudged away (the spec's 1 cm
 promise), so depth approximations cannot cause differences.
 """
-import argparse, datetime, json, math, os, random, shutil, subprocess, sys, tempfile, time, zoneinfo
+import argparse, datetime, json, math, os, random, re, shutil, subprocess, sys, tempfile, time, zoneinfo
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -680,6 +680,82 @@ def run_seed(seed, binary, keep):
     return diffs
 
 
+USER_TOKEN = re.compile(r'"user": ("(?:[^"\\]|\\.)*"|-?\d+(?=\s*[,}]))')
+
+
+def big_seed(seed, binary, keep, copies):
+    """Metamorphic test of a large input (several 4 MiB read blocks, many users, all threads):
+    the seed's history repeated `copies` times with each copy's users renamed `<id>~<k>` must give,
+    per renamed user, exactly the small case's events and decisions, and the same rejects shifted
+    by the copy's line offset. No reference run is needed, so the input can be big."""
+    d = os.path.join(keep, "big-%d" % seed)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    cdir, hist = os.path.join(d, "campaigns"), os.path.join(d, "history.jsonl")
+    try:
+        generate(seed, cdir, hist)
+    except Exception as e:
+        return ["GENERATOR FAILED %r" % e]
+    if os.path.exists(os.path.join(d, "until.txt")):
+        os.remove(os.path.join(d, "until.txt"))
+    for name in os.listdir(cdir):  # holdout hashes the user id, which renaming changes
+        if name.endswith((".yaml", ".yml")):
+            path = os.path.join(cdir, name)
+            kept = [l for l in open(path).read().split("\n") if not l.startswith("holdout:")]
+            open(path, "w").write("\n".join(kept))
+    run_ours(binary, cdir, hist, d)
+    small = open(hist, "rb").read().split(b"\n")
+    if small and small[-1] == b"":
+        small.pop()
+    n = len(small)
+    def rename(u, k):
+        return "%s~%03d" % (u, k)
+    big = os.path.join(d, "big.jsonl")
+    with open(big, "wb") as f:
+        for k in range(copies):
+            for line in small:
+                text = line.decode("utf-8", "surrogateescape")
+                def sub(m):
+                    v = m.group(1)
+                    if v.startswith('"'):
+                        return '"user": %s~%03d"' % (v[:-1], k)
+                    return '"user": "%s~%03d"' % (v, k)
+                f.write(USER_TOKEN.sub(sub, text, count=1).encode("utf-8", "surrogateescape") + b"\n")
+    out = {}
+    for cmd in ("events", "evaluate"):
+        extra = ["--include-suppressed", "--rejects", os.path.join(d, "big-rejects.jsonl")] if cmd == "evaluate" else []
+        p = subprocess.run([binary, cmd, "--campaigns", cdir, "--history", big, "--quiet"] + extra, capture_output=True, text=True)
+        if p.returncode != 0:
+            return ["OURS FAILED on the big input rc=%d\n%s" % (p.returncode, p.stderr[-2000:])]
+        out[cmd] = [json.loads(l) for l in p.stdout.splitlines() if l.strip()]
+    diffs = []
+    for cmd, small_file in (("events", "ours-events.jsonl"), ("evaluate", "ours-decisions.jsonl")):
+        rows = [json.loads(l) for l in open(os.path.join(d, small_file), encoding="utf-8") if l.strip()]
+        expect = []
+        for k in range(copies):
+            for x in rows:
+                y = dict(x)
+                y["user"] = rename(x["user"], k)
+                expect.append(y)
+        # users in byte order, each user's rows in the small case's order
+        expect.sort(key=lambda y: y["user"].encode())
+        if expect != out[cmd]:
+            for i, (a, b) in enumerate(zip(out[cmd] + [None] * len(expect), expect + [None] * len(out[cmd]))):
+                if a != b:
+                    diffs.append("BIG %s #%d\n  big:      %s\n  expected: %s" % (cmd, i, json.dumps(a), json.dumps(b)))
+                    break
+    rs = [(x["line"], x["reason"]) for x in jl(os.path.join(d, "ours-rejects.jsonl"))]
+    expect = [(l + k * n, why) for k in range(copies) for l, why in rs]
+    got = [(x["line"], x["reason"]) for x in jl(os.path.join(d, "big-rejects.jsonl"))]
+    if got != expect:
+        diffs.append("BIG REJECTS\n  missing: %s\n  extra: %s" % (sorted(set(expect) - set(got))[:5], sorted(set(got) - set(expect))[:5]))
+    if diffs:
+        open(os.path.join(d, "diff.txt"), "w").write("\n".join(diffs) + "\n")
+    else:
+        shutil.rmtree(d)
+    return diffs
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", default="0:50")
@@ -687,6 +763,8 @@ def main():
     ap.add_argument("--bin", default=os.path.join(os.path.dirname(HERE), ".build/debug/geocampaign"))
     ap.add_argument("--keep")
     ap.add_argument("--show", action="store_true")
+    ap.add_argument("--big", type=int, metavar="COPIES",
+                    help="metamorphic mode: repeat each seed's history COPIES times (renamed users) and check ours against ours")
     a = ap.parse_args()
     keep = a.keep or tempfile.mkdtemp(prefix="difftest-")
     os.makedirs(keep, exist_ok=True)
@@ -694,7 +772,7 @@ def main():
     failed = []
     t0 = time.time()
     for s in seeds:
-        diffs = run_seed(s, os.path.abspath(a.bin), keep)
+        diffs = big_seed(s, os.path.abspath(a.bin), keep, a.big) if a.big else run_seed(s, os.path.abspath(a.bin), keep)
         if diffs:
             failed.append(s)
             first = diffs[0].split("\n")[0]
