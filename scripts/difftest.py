@@ -40,6 +40,10 @@ class Gen:
         self.lat0 = r.uniform(-80, 80)
         self.lon0 = r.uniform(-170, 170)
         self.scale = r.choice([1, 1, 1, 1, 1, 1, 10, 10, 100])
+        if os.environ.get("DIFFTEST_SCALE"):  # force a scale (and high latitudes for scale > 1)
+            self.scale = int(os.environ["DIFFTEST_SCALE"])
+            if self.scale > 1:
+                self.lat0 = r.choice([-1, 1]) * r.uniform(55, 75)
         self.circles_only = False
         k = r.random()
         if k < 0.06:  # circles across the antimeridian
@@ -145,8 +149,10 @@ class Gen:
                 fname = "%s-%d.geojson" % (cid, i)
                 has_point = False
                 idp = r.choice([None, None, "code"])
-                for j in range(r.randint(1, 3)):
-                    fcx, fcy = cx + S * r.uniform(-500, 500), cy + S * r.uniform(-500, 500)
+                many = r.random() < 0.15  # an import of many features, as official data sets are
+                for j in range(r.randint(20, 60) if many else r.randint(1, 3)):
+                    spread = 1500 if many else 500
+                    fcx, fcy = cx + S * r.uniform(-spread, spread), cy + S * r.uniform(-spread, spread)
                     fid = "%s-f%d" % (rid, j)
                     k = r.random()
                     def lonlat(pts):
