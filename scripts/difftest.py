@@ -762,6 +762,57 @@ def big_seed(seed, binary, keep, copies):
     return diffs
 
 
+def gpx_seed(seed, binary, keep):
+    """Metamorphic test of the GPX reader: each user's accepted fixes written as a GPX track (times
+    in UTC with milliseconds, some as rtept/wpt) must give the same events as the same fixes in
+    JSON Lines without accuracy."""
+    d = os.path.join(keep, "gpx-%d" % seed)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    cdir, hist = os.path.join(d, "campaigns"), os.path.join(d, "history.jsonl")
+    try:
+        generate(seed, cdir, hist)
+    except Exception as e:
+        return ["GENERATOR FAILED %r" % e]
+    users = {}
+    for line in open(hist, "rb"):
+        why, fx = ref.validate(line)
+        if fx:
+            users.setdefault(fx[0], []).append(fx[1:])
+    diffs = []
+    r = random.Random(seed)
+    for i, (u, fixes) in enumerate(sorted(users.items())):
+        fixes.sort(key=lambda f: f[0])
+        name = "user%d" % i
+        jp, gp = os.path.join(d, name + ".jsonl"), os.path.join(d, name + ".gpx")
+        with open(jp, "w") as f:
+            for t, la, lo, _ in fixes:
+                f.write(json.dumps({"user": name, "ts": t / 1000, "lat": la, "lon": lo}) + "\n")
+        with open(gp, "w") as f:
+            f.write('<?xml version="1.0" encoding="UTF-8"?>\n<gpx version="1.1" creator="difftest" '
+                    'xmlns="http://www.topografix.com/GPX/1/1">\n<trk><name>x</name><trkseg>\n')
+            for t, la, lo, _ in fixes:
+                tag = "trkpt"
+                f.write('<%s lat="%r" lon="%r"><ele>1</ele><time>%s</time></%s>\n' % (tag, la, lo, ref.iso(t), tag))
+            f.write("</trkseg></trk>\n</gpx>\n")
+        outs = []
+        for h in (jp, gp):
+            p = subprocess.run([binary, "events", "--campaigns", cdir, "--history", h, "--quiet"], capture_output=True, text=True)
+            if p.returncode != 0:
+                return ["OURS FAILED on %s rc=%d\n%s" % (h, p.returncode, p.stderr[-1500:])]
+            outs.append(p.stdout)
+        if outs[0] != outs[1]:
+            a, b = outs[0].splitlines(), outs[1].splitlines()
+            k = next(j for j in range(max(len(a), len(b))) if (a[j] if j < len(a) else None) != (b[j] if j < len(b) else None))
+            diffs.append("GPX %s #%d\n  jsonl: %s\n  gpx:   %s" % (name, k, a[k] if k < len(a) else None, b[k] if k < len(b) else None))
+            break
+    if diffs:
+        open(os.path.join(d, "diff.txt"), "w").write("\n".join(diffs) + "\n")
+    else:
+        shutil.rmtree(d)
+    return diffs
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", default="0:50")
@@ -769,6 +820,7 @@ def main():
     ap.add_argument("--bin", default=os.path.join(os.path.dirname(HERE), ".build/debug/geocampaign"))
     ap.add_argument("--keep")
     ap.add_argument("--show", action="store_true")
+    ap.add_argument("--gpx", action="store_true", help="metamorphic mode: GPX tracks against the same fixes in JSON Lines")
     ap.add_argument("--big", type=int, metavar="COPIES",
                     help="metamorphic mode: repeat each seed's history COPIES times (renamed users) and check ours against ours")
     a = ap.parse_args()
@@ -778,7 +830,12 @@ def main():
     failed = []
     t0 = time.time()
     for s in seeds:
-        diffs = big_seed(s, os.path.abspath(a.bin), keep, a.big) if a.big else run_seed(s, os.path.abspath(a.bin), keep)
+        if a.gpx:
+            diffs = gpx_seed(s, os.path.abspath(a.bin), keep)
+        elif a.big:
+            diffs = big_seed(s, os.path.abspath(a.bin), keep, a.big)
+        else:
+            diffs = run_seed(s, os.path.abspath(a.bin), keep)
         if diffs:
             failed.append(s)
             first = diffs[0].split("\n")[0]
