@@ -332,8 +332,16 @@ class Gen:
             lines += self.cond_yaml(c, 6)
             lines.append("    offer: %s" % r.choice(offers))
         lines.append("offers:")
-        for o in offers:
-            lines.append("  - id: %s" % o)
+        anchored = r.random() < 0.25  # YAML anchors and merge keys (formats 1.6)
+        for oi, o in enumerate(offers):
+            if anchored and oi == 0:
+                lines.append("  - &base")
+                lines.append("    id: %s" % o)
+            elif anchored:
+                lines.append("  - <<: *base")
+                lines.append("    id: %s" % o)
+            else:
+                lines.append("  - id: %s" % o)
             if r.random() < 0.7:
                 p = r.choice([0, 0, 1, 1, 5, 10, -1])
                 lines.append("    priority: %s" % (p if r.random() < 0.8 else '"%d"' % p))

@@ -68,12 +68,20 @@ def poly_depth(rings, lat, lon):
     return best if inside else -best
 
 
+class TextLoader(yaml.SafeLoader):
+    """Every plain scalar is text; only the merge key `<<` keeps its meaning."""
+
+
+TextLoader.yaml_implicit_resolvers = {
+    "<": [(tag, rx) for tag, rx in yaml.SafeLoader.yaml_implicit_resolvers.get("<", []) if tag == "tag:yaml.org,2002:merge"]}
+
+
 def load(cdir):
     camps = []; settings = {}
     for f in sorted(glob.glob(os.path.join(cdir, "*.yaml")) + glob.glob(os.path.join(cdir, "*.yml"))):
         # formats 1.6: a scalar is read as the type its key expects, whatever its quoting, so
         # every scalar is loaded as text and converted where it is used.
-        d = yaml.load(open(f), Loader=yaml.BaseLoader)
+        d = yaml.load(open(f), Loader=TextLoader)
         if "settings" in d:
             settings = d["settings"]; continue
         c = {"id": d["campaign"], "tracking": d.get("tracking", {}), "regions": [], "rules": d["rules"],
