@@ -115,7 +115,7 @@ class Gen:
             tags = r.sample(TAGS, r.randint(0, 2))
             over = []
             if r.random() < 0.3:
-                over.append("    hysteresis: %s" % self.dist_text(r.choice([0, 5, 10, 25, 40])))
+                over.append("    hysteresis: %s" % self.dist_text(r.choice([0, 5, 10, 25, 40, 150, 600])))
             if r.random() < 0.3:
                 over.append("    confirm: %s" % r.choice(["0s", "5s", "20s", "1m", "1m30s"]))
             kind = r.random() * (0.35 if self.circles_only else 1)
@@ -318,7 +318,7 @@ class Gen:
             lines.append("holdout: %s" % r.choice(["0%", "10%", "12.5%", "33.33%", "50%", "49.99%", "5%", "25%"]))
         if r.random() < 0.5:
             tr = []
-            for k, vals in (("hysteresis", ["0m", "10m", "20m", "30m"]), ("confirm", ["0s", "10s", "20s", "1m"]),
+            for k, vals in (("hysteresis", ["0m", "10m", "20m", "30m", "0.2km", "1000ft"]), ("confirm", ["0s", "10s", "20s", "1m"]),
                             ("max_accuracy", ["30m", "50m", "100m"]), ("max_gap", ["2m", "5m", "10m", "30m", "1h"])):
                 if r.random() < 0.5:
                     tr.append("  %s: %s" % (k, r.choice(vals)))
