@@ -735,10 +735,12 @@ def big_seed(seed, binary, keep, copies):
                 text = line.decode("utf-8", "surrogateescape")
                 def sub(m):
                     v = m.group(1)
+                    if v == '""':  # an empty user stays empty (missing_field)
+                        return m.group(0)
                     if v.startswith('"'):
                         return '"user": %s~%03d"' % (v[:-1], k)
                     return '"user": "%s~%03d"' % (v, k)
-                f.write(USER_TOKEN.sub(sub, text, count=1).encode("utf-8", "surrogateescape") + b"\n")
+                f.write(USER_TOKEN.sub(sub, text).encode("utf-8", "surrogateescape") + b"\n")
     out = {}
     for cmd in ("events", "evaluate"):
         extra = ["--include-suppressed", "--rejects", os.path.join(d, "big-rejects.jsonl")] if cmd == "evaluate" else []
