@@ -493,7 +493,7 @@ def generate(seed, cdir, hist):
         for reg in c["regions"]:
             g.ref_regions.setdefault(reg["id"], []).append(reg)
     g.boundary_bias = r.choice([0.0, 0.5, 1.0])
-    users = r.sample(["u1", "U2", "u-3", 17, "\u00fc4", "42", "b", "a b"], r.randint(1, 4))
+    users = r.sample(["u1", "U2", "u-3", 17, "\u00fc4", "42", "b", "a b", "q\"x", "t\tab", "\U0001F600", "e\u0301", "\u00e9", "\u2028", "/"], r.randint(1, 4))
     lines = []
     for u in users:
         for t, x, y in g.sessions(all_regions):
