@@ -14,6 +14,9 @@ fractions, malformed lines), runs both implementations and compares events (exac
 Usage:
   python3 scripts/difftest.py [--seeds 0:100] [--bin .build/debug/geocampaign] [--keep DIR]
   python3 scripts/difftest.py --seed 17 --show      # print the first differences of one seed
+  python3 scripts/difftest.py --seeds 0:20 --big 200 # metamorphic: big multi-block input vs the small case
+  python3 scripts/difftest.py --seeds 0:20 --gpx     # metamorphic: GPX tracks vs the same JSON Lines fixes
+  DIFFTEST_SCALE=10|100, DIFFTEST_ZONE=<IANA name>  # force large regions / the time zone near whose DST days tracks start
 Failing cases are saved under --keep (default: a fresh temp dir) as seed-N/ with campaigns/,
 history.jsonl, our outputs (ours-*.jsonl), the reference's (ref-*.jsonl) and diff.txt.
 Fixes closer than 2 cm to any region's +-hysteresis threshold are nudged away (the spec's 1 cm
