@@ -750,7 +750,7 @@ def big_seed(seed, binary, keep, copies):
         p = subprocess.run([binary, cmd, "--campaigns", cdir, "--history", big, "--quiet"] + extra, capture_output=True, text=True)
         if p.returncode != 0:
             return ["OURS FAILED on the big input rc=%d\n%s" % (p.returncode, p.stderr[-2000:])]
-        out[cmd] = [json.loads(l) for l in p.stdout.splitlines() if l.strip()]
+        out[cmd] = [json.loads(l) for l in p.stdout.split("\n") if l.strip()]  # not splitlines(): U+2028 may be raw
     diffs = []
     for cmd, small_file in (("events", "ours-events.jsonl"), ("evaluate", "ours-decisions.jsonl")):
         rows = [json.loads(l) for l in open(os.path.join(d, small_file), encoding="utf-8") if l.strip()]
@@ -819,7 +819,7 @@ def gpx_seed(seed, binary, keep):
                 return ["OURS FAILED on %s rc=%d\n%s" % (h, p.returncode, p.stderr[-1500:])]
             outs.append(p.stdout)
         if outs[0] != outs[1]:
-            a, b = outs[0].splitlines(), outs[1].splitlines()
+            a, b = outs[0].split("\n"), outs[1].split("\n")
             k = next(j for j in range(max(len(a), len(b))) if (a[j] if j < len(a) else None) != (b[j] if j < len(b) else None))
             diffs.append("GPX %s #%d\n  jsonl: %s\n  gpx:   %s" % (name, k, a[k] if k < len(a) else None, b[k] if k < len(b) else None))
             break
