@@ -1,0 +1,871 @@
+#!/usr/bin/env python3
+"""TEST TOOL, not part of the product: a seeded differential test of `geocampaign events` and
+`geocampaign evaluate --include-suppressed` against scripts/spec_reference.py (an independent
+Python reading of the spec). Needs PyYAML (`python3 -c 'import yaml'`).
+
+Each seed generates a small campaign folder (circles, polygons with holes, GeoJSON imports with
+Polygon/MultiPolygon/Point features, tracking overrides, settings with a per-user limit, rules
+with every condition kind nested, active windows, holdouts, caps, priorities) and a JSON Lines
+history for a few users (tracks in and out of regions, boundary jitter, equal timestamps, gaps,
+poor accuracy, out-of-order lines, epoch and RFC 3339 timestamps with offsets and sub-millisecond
+fractions, malformed lines), runs both implementations and compares events (exactly), decisions
+(user, time, campaign, rule, offer, status, message; evidence as a set) and rejects (line, reason).
+
+Usage:
+  python3 scripts/difftest.py [--seeds 0:100] [--bin .build/debug/geocampaign] [--keep DIR]
+  python3 scripts/difftest.py --seed 17 --show      # print the first differences of one seed
+  python3 scripts/difftest.py --seeds 0:20 --big 200 # metamorphic: big multi-block input vs the small case
+  python3 scripts/difftest.py --seeds 0:20 --gpx     # metamorphic: GPX tracks vs the same JSON Lines fixes
+  DIFFTEST_SCALE=10|100, DIFFTEST_ZONE=<IANA name>  # force large regions / the time zone near whose DST days tracks start
+Failing cases are saved under --keep (default: a fresh temp dir) as seed-N/ with campaigns/,
+history.jsonl, our outputs (ours-*.jsonl), the reference's (ref-*.jsonl) and diff.txt.
+Fixes closer than 2 cm to any region's +-hysteresis threshold are nudged away (the spec's 1 cm
+promise), so depth approximations cannot cause differences.
+"""
+import argparse, datetime, json, math, os, random, re, shutil, subprocess, sys, tempfile, time, zoneinfo
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import spec_reference as ref  # noqa: E402
+
+R = 6371008.8
+ZONES = ["UTC", "America/Los_Angeles", "Europe/Berlin", "Australia/Lord_Howe", "Asia/Kolkata", "America/Santiago",
+         "America/Havana"]
+DST_DAYS = {"America/Los_Angeles": ["2026-03-08", "2026-11-01"], "Europe/Berlin": ["2026-03-29", "2026-10-25"],
+            "Australia/Lord_Howe": ["2026-04-05", "2026-10-04"],
+            # transitions at local midnight: the day itself has no 00:00 (or two 23:00s before it)
+            "America/Santiago": ["2026-04-05", "2026-09-06", "2026-04-04", "2026-09-05"],
+            "America/Havana": ["2026-03-08", "2026-11-01", "2026-03-07"]}
+TAGS = ["food", "shop", "car", "gym", "no", "on", "Yes", "010", "1e3"]
+DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+
+
+class Gen:
+    def __init__(self, seed):
+        self.r = random.Random(seed)
+        r = self.r
+        self.lat0 = r.uniform(-80, 80)
+        self.lon0 = r.uniform(-170, 170)
+        self.scale = r.choice([1, 1, 1, 1, 1, 1, 10, 10, 100])
+        if os.environ.get("DIFFTEST_SCALE"):  # force a scale (and high latitudes for scale > 1)
+            self.scale = int(os.environ["DIFFTEST_SCALE"])
+            if self.scale > 1:
+                self.lat0 = r.choice([-1, 1]) * r.uniform(55, 75)
+        self.circles_only = False
+        k = r.random()
+        if k < 0.06:  # circles across the antimeridian
+            self.lon0, self.scale, self.circles_only = r.choice([179.995, -179.995]), 1, True
+        elif k < 0.1:  # circles around a pole
+            self.lat0, self.scale, self.circles_only = r.choice([89.9, -89.9]), 1, True
+        self.zone = os.environ.get("DIFFTEST_ZONE") or r.choice(ZONES)
+        if self.zone in DST_DAYS and r.random() < 0.7:
+            day = datetime.date.fromisoformat(r.choice(DST_DAYS[self.zone]))
+        else:
+            day = datetime.date(2026, 1, 1) + datetime.timedelta(days=r.randrange(0, 365))
+        mid = ref.local_to_ms(datetime.datetime(day.year, day.month, day.day), zoneinfo.ZoneInfo(self.zone))
+        self.t0 = mid + r.randrange(-6 * 3600, 2 * 3600) * 1000
+        self.day = day
+
+    # geometry helpers -------------------------------------------------------------
+    def ll(self, x, y, lat0=None, lon0=None):
+        lat0 = self.lat0 if lat0 is None else lat0
+        lon0 = self.lon0 if lon0 is None else lon0
+        lon = lon0 + math.degrees(x / (R * math.cos(math.radians(lat0))))
+        lon = (lon + 180.0) % 360.0 - 180.0
+        return max(-90.0, min(90.0, lat0 + math.degrees(y / R))), lon
+
+    def coord_text(self, lat, lon):
+        k = self.r.random()
+        if k < 0.4:
+            return "\"%.7f, %.7f\"" % (lat, lon)
+        if k < 0.6:
+            return "\"%.7f,%.7f\"" % (lat, lon)
+        return "{lat: %.7f, lon: %.7f}" % (lat, lon)
+
+    def star(self, cx, cy, rad, n=None, jitter=0.5):
+        r = self.r
+        n = n or r.randint(3, 7)
+        pts = []
+        for i in range(n):
+            a = 2 * math.pi * (i + r.uniform(-0.25, 0.25)) / n
+            rr = rad * r.uniform(1 - jitter, 1)
+            pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
+        return pts
+
+    def dist_text(self, m):
+        k = self.r.random()
+        if k < 0.6:
+            return "%gm" % m
+        if k < 0.7:
+            return "%g m" % m
+        if k < 0.8:
+            return "%g" % m
+        if k < 0.9:
+            return "%gkm" % (m / 1000)
+        if k < 0.95:
+            return "%gft" % round(m / 0.3048, 1)
+        return "%gmi" % round(m / 1609.344, 4)
+
+    # campaigns ---------------------------------------------------------------------
+    def region_entries(self, cdir, cid):
+        r = self.r
+        S = self.scale
+        out = []  # yaml lines
+        regions = []  # (id, tags, center_xy)
+        n = r.randint(1, 4)
+        for i in range(n):
+            cx, cy = S * r.uniform(-1200, 1200), S * r.uniform(-1200, 1200)
+            tags = r.sample(TAGS, r.randint(0, 2))
+            over = []
+            if r.random() < 0.3:
+                over.append("    hysteresis: %s" % self.dist_text(r.choice([0, 5, 10, 25, 40, 150, 600])))
+            if r.random() < 0.3:
+                over.append("    confirm: %s" % r.choice(["0s", "5s", "20s", "1m", "1m30s"]))
+            kind = r.random() * (0.35 if self.circles_only else 1)
+            rid = "%s-%d" % (r.choice(["r", "R", "reg", "z"]), i) if r.random() < 0.9 else ["off", "0x1F", "1.50", "~x"][i]
+            if tags and kind < 0.7:
+                over.append("    tags: [%s]" % ", ".join(tags))
+            if kind < 0.35:
+                rad = S * r.uniform(60, 400)
+                la, lo = self.ll(cx, cy)
+                out.append("  - id: %s" % rid)
+                out.append("    circle: { center: %s, radius: %s }" % (self.coord_text(la, lo), self.dist_text(round(rad, 1))))
+                regions.append((rid, tags, (cx, cy)))
+            elif kind < 0.7:
+                rad = S * r.uniform(120, 450)
+                nv = r.randint(3, 8)
+                outer = self.star(cx, cy, rad, n=nv, jitter=0.4)
+                out.append("  - id: %s" % rid)
+                out.append("    polygon:")
+                ring = [self.ll(x, y) for x, y in outer]
+                if r.random() < 0.5:
+                    ring.append(ring[0])
+                for la, lo in ring:
+                    out.append("      - %s" % self.coord_text(la, lo))
+                if nv >= 5 and r.random() < 0.6:
+                    out.append("    holes:")
+                    for hc in range(r.randint(1, 2)):
+                        off = (rad * 0.2 * (1 if hc else -1), 0)
+                        hole = self.star(cx + off[0], cy + off[1], rad * 0.12, n=r.randint(3, 5), jitter=0.3)
+                        out.append("      -")
+                        for x, y in hole:
+                            out.append("        - %s" % self.coord_text(*self.ll(x, y)))
+                regions.append((rid, tags, (cx, cy)))
+            else:
+                feats = []
+                fname = "%s-%d.geojson" % (cid, i)
+                has_point = False
+                idp = r.choice([None, None, "code"])
+                many = r.random() < 0.15  # an import of many features, as official data sets are
+                for j in range(r.randint(20, 60) if many else r.randint(1, 3)):
+                    spread = 1500 if many else 500
+                    fcx, fcy = cx + S * r.uniform(-spread, spread), cy + S * r.uniform(-spread, spread)
+                    fid = "%s-f%d" % (rid, j)
+                    k = r.random()
+                    def lonlat(pts):
+                        ring = [[round(self.ll(x, y)[1], 7), round(self.ll(x, y)[0], 7)] for x, y in pts]
+                        return ring + [ring[0]]
+                    if k < 0.35 or self.circles_only:
+                        geom = {"type": "Point", "coordinates": [round(self.ll(fcx, fcy)[1], 7), round(self.ll(fcx, fcy)[0], 7)]}
+                        has_point = True
+                    elif k < 0.65:
+                        rings = [lonlat(self.star(fcx, fcy, S * r.uniform(120, 350), jitter=0.3))]
+                        if r.random() < 0.4:
+                            rings.append(lonlat(self.star(fcx, fcy, S * 25, n=4, jitter=0.2)))
+                        geom = {"type": "Polygon", "coordinates": rings}
+                    else:
+                        parts = []
+                        for q in range(2):
+                            px = fcx + (q * S * r.uniform(150, 500))
+                            parts.append([lonlat(self.star(px, fcy, S * r.uniform(100, 260), jitter=0.3))])
+                        geom = {"type": "MultiPolygon", "coordinates": parts}
+                    props = {"name": "F %d" % j}
+                    ftags = r.sample(TAGS, r.randint(0, 1))
+                    if ftags:
+                        props["tags"] = ftags
+                    feat = {"type": "Feature", "geometry": geom, "properties": props}
+                    if idp:
+                        fid = 9000 + 100 * i + j if r.random() < 0.5 else "k%d%d" % (i, j)
+                        props[idp] = fid
+                        fid = str(fid)
+                        feat["id"] = "ignored-%d" % j
+                    elif r.random() < 0.4:
+                        feat["id"] = fid
+                    elif r.random() < 0.5:
+                        fid = 7000 + 100 * i + j
+                        feat["id"] = fid
+                        fid = str(fid)
+                    else:
+                        props["id"] = fid
+                    feats.append(feat)
+                    regions.append((fid, tags + ftags, (fcx, fcy)))
+                with open(os.path.join(cdir, fname), "w") as f:
+                    json.dump({"type": "FeatureCollection", "features": feats}, f)
+                out.append("  - import: %s" % fname)
+                if idp:
+                    out.append("    id_property: %s" % idp)
+                if tags:
+                    out.append("    tags: [%s]" % ", ".join(tags))
+                if has_point or r.random() < 0.2:
+                    out.append("    radius: %s" % self.dist_text(round(S * r.uniform(60, 300), 1)))
+            out.extend(over)
+        return out, regions
+
+    def selector(self, regions):
+        r = self.r
+        ids = [x[0] for x in regions]
+        tags = sorted({t for x in regions for t in x[1]})
+        parts = []
+        if not tags or r.random() < 0.6:
+            parts.append("regions: [%s]" % ", ".join(r.sample(ids, r.randint(1, min(3, len(ids))))))
+        if tags and (not parts or r.random() < 0.3):
+            parts.append("tags: [%s]" % ", ".join(r.sample(tags, r.randint(1, min(2, len(tags))))))
+        return parts
+
+    def cond(self, regions, depth):
+        r = self.r
+        kinds = ["inside", "visited", "dwelled", "sequence", "during"]
+        if depth < 2:
+            kinds += ["all", "any", "not", "all"]
+        k = r.choice(kinds)
+        if k == "inside":
+            return {"inside": self.selector(regions)}
+        if k == "visited":
+            f = self.selector(regions)
+            if r.random() < 0.6:
+                f.append("at_least: %d" % r.randint(1, 3))
+            if r.random() < 0.4:
+                f.append("distinct: %s" % r.choice(["true", "false"]))
+            if r.random() < 0.6:
+                f.append("within: %s" % r.choice(["5m", "30m", "1h", "2h30m", "1d"]))
+            if r.random() < 0.5:
+                f.append("min_dwell: %s" % r.choice(["0s", "30s", "2m", "10m"]))
+            return {"visited": f}
+        if k == "dwelled":
+            return {"dwelled": self.selector(regions) + ["over: %s" % r.choice(["0s", "1m", "5m", "20m"])]}
+        if k == "sequence":
+            steps = []
+            for _ in range(r.randint(2, 3)):
+                s = self.selector(regions)
+                if r.random() < 0.4:
+                    s.append("min_dwell: %s" % r.choice(["0s", "1m", "5m"]))
+                steps.append("{ %s }" % ", ".join(s))
+            return {"sequence": ["steps: [%s]" % ", ".join(steps), "within: %s" % r.choice(["10m", "1h", "3h"])]}
+        if k == "during":
+            f = []
+            if r.random() < 0.5:
+                f.append("days: [%s]" % ", ".join(r.sample(DAYS, r.randint(1, 6))))
+            if r.random() < 0.8:
+                f.append("hours: \"%s\"" % r.choice(["%02d:00-%02d:00" % (r.randrange(24), r.randrange(25))] * 3 + ["09:00-17:00", "22:00-02:00", "01:30-03:00", "02:15-02:45",
+                                                    "00:00-24:00", "18:00-24:00", "23:00-23:00", "02:00-02:30",
+                                                    "03:00-01:00", "%02d:%02d-%02d:%02d" % (r.randrange(24), r.choice([0, 15, 30]), r.randrange(25), 0)]))
+            if r.random() < 0.6:
+                f.append("timezone: %s" % (self.zone if r.random() < 0.5 else r.choice(ZONES)))
+            return {"during": f}
+        if k == "not":
+            return {"not": self.cond(regions, depth + 1)}
+        return {k: [self.cond(regions, depth + 1) for _ in range(r.randint(2, 3))]}
+
+    def cond_yaml(self, c, ind):
+        (k, v), = c.items()
+        pad = " " * ind
+        if k in ("all", "any"):
+            lines = [pad + k + ":"]
+            for sub in v:
+                sl = self.cond_yaml(sub, ind + 4)
+                lines.append(pad + "  - " + sl[0].lstrip())
+                lines += sl[1:]
+            return lines
+        if k == "not":
+            return [pad + "not:"] + self.cond_yaml(v, ind + 2)
+        return [pad + "%s: { %s }" % (k, ", ".join(v))]
+
+    def instant_text(self, ms):
+        r = self.r
+        dt = datetime.datetime.fromtimestamp(ms / 1000, datetime.timezone.utc)
+        if r.random() < 0.5:
+            off = r.choice([0, 60, -480, 330, 120])
+            dt = dt.astimezone(datetime.timezone(datetime.timedelta(minutes=off)))
+        s = dt.isoformat(timespec="milliseconds" if ms % 1000 else "seconds")
+        return s.replace("+00:00", "Z") if r.random() < 0.5 else s
+
+    def campaign(self, cdir, ci, span_ms):
+        r = self.r
+        cid = r.choice(["camp", "Camp", "c.x", "c_y", "promo"]) + "-%d" % ci
+        lines = ["campaign: %s" % cid]
+        tz = None
+        if r.random() < 0.4:
+            lines.append("active:")
+            if r.random() < 0.5:
+                tz = self.zone if r.random() < 0.5 else r.choice(ZONES)
+                lines.append("  timezone: %s" % tz)
+            ztz = zoneinfo.ZoneInfo(tz or "UTC")
+            a = self.t0 + r.randrange(-span_ms // 2, span_ms)
+            b = a + r.randrange(600000, 2 * span_ms)
+            for key, ms in (("from", a), ("until", b)):
+                if key == "until" and r.random() < 0.2:
+                    continue
+                if key == "from" and r.random() < 0.2:
+                    continue
+                if r.random() < 0.4:
+                    d = datetime.datetime.fromtimestamp(ms / 1000, ztz).date()
+                    if key == "until":
+                        d += datetime.timedelta(days=1)
+                    lines.append("  %s: %s" % (key, d.isoformat()))
+                else:
+                    txt = self.instant_text(ms)
+                    lines.append("  %s: %s" % (key, txt if r.random() < 0.5 else '"%s"' % txt))
+            if lines[-1] == "active:" or lines[-1].startswith("  timezone"):
+                lines.append("  from: 2000-01-01")
+        if r.random() < 0.5:
+            lines.append("holdout: %s" % r.choice(["0%", "10%", "12.5%", "33.33%", "50%", "49.99%", "5%", "25%"]))
+        if r.random() < 0.5:
+            tr = []
+            for k, vals in (("hysteresis", ["0m", "10m", "20m", "30m", "0.2km", "1000ft"]), ("confirm", ["0s", "10s", "20s", "1m"]),
+                            ("max_accuracy", ["30m", "50m", "100m"]), ("max_gap", ["2m", "5m", "10m", "30m", "1h"])):
+                if r.random() < 0.5:
+                    tr.append("  %s: %s" % (k, r.choice(vals)))
+            if tr:
+                lines += ["tracking:"] + tr
+        reg_lines, regions = self.region_entries(cdir, cid)
+        lines.append("regions:")
+        lines += reg_lines
+        offers = ["o%d" % i for i in range(r.randint(1, 3))]
+        lines.append("rules:")
+        for ri in range(r.randint(1, 4)):
+            c = self.cond(regions, 0)
+            lines.append("  - id: %s" % (r.choice(["rule", "Rule", "r", "a"]) + "-%d" % ri if r.random() < 0.9 else ["yes", "007", "true", "on"][ri]))
+            lines.append("    when:")
+            lines += self.cond_yaml(c, 6)
+            lines.append("    offer: %s" % r.choice(offers))
+        lines.append("offers:")
+        anchored = r.random() < 0.25  # YAML anchors and merge keys (formats 1.6)
+        for oi, o in enumerate(offers):
+            if anchored and oi == 0:
+                lines.append("  - &base")
+                lines.append("    id: %s" % o)
+            elif anchored:
+                lines.append("  - <<: *base")
+                lines.append("    id: %s" % o)
+            else:
+                lines.append("  - id: %s" % o)
+            if r.random() < 0.7:
+                p = r.choice([0, 0, 1, 1, 5, 10, -1])
+                lines.append("    priority: %s" % (p if r.random() < 0.8 else '"%d"' % p))
+            if r.random() < 0.6:
+                lines.append("    cap: %s" % r.choice(["1", "2", "1 per 10m", "2 per 1h", "1 per 1d", "3 per 30m"]))
+            if r.random() < 0.5:
+                lines.append("    message: \"Offer %s of %s\"" % (o, cid))
+        with open(os.path.join(cdir, "%s.%s" % (cid, r.choice(["yaml", "yaml", "yml"]))), "w") as f:
+            f.write("\n".join(lines) + "\n")
+        return cid, regions
+
+    def settings(self, cdir):
+        r = self.r
+        if r.random() < 0.3:
+            return
+        lines = ["settings:"]
+        if r.random() < 0.7:
+            lines.append("  limits:")
+            lines.append("    per_user: %s" % r.choice(["1 per 30m", "2 per 1h", "3 per 1d", "1 per 5m", "2 per 10m"]))
+        if r.random() < 0.6:
+            lines.append("  tracking: { %s }" % ", ".join(
+                "%s: %s" % (k, r.choice(v)) for k, v in (("hysteresis", ["5m", "15m", "20m"]), ("confirm", ["0s", "15s", "30s"]),
+                                                         ("max_accuracy", ["40m", "80m"]), ("max_gap", ["3m", "15m", "45m"]))
+                if r.random() < 0.5))
+        if len(lines) == 1:
+            return
+        with open(os.path.join(cdir, "settings.yaml"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+
+    # history -------------------------------------------------------------------------
+    def ts_text(self, ms):
+        r = self.r
+        k = r.random()
+        sub = ""
+        if r.random() < 0.15:
+            sub = r.choice(["5", "4999", "5001", "1", "9", "50"])
+        if k < 0.3:
+            if ms % 1000 == 0 and not sub and r.random() < 0.5:
+                return "%d" % (ms // 1000)
+            s = "%d.%03d%s" % (ms // 1000, ms % 1000, sub)
+            if r.random() < 0.05:
+                return "%de-3" % ms
+            return s
+        dt = datetime.datetime.fromtimestamp(ms // 1000, datetime.timezone.utc)
+        off = r.choice([0, 0, 0, 60, -480, 330, -90, 765])
+        dt = dt.astimezone(datetime.timezone(datetime.timedelta(minutes=off)))
+        frac = ""
+        if ms % 1000 or sub or r.random() < 0.2:
+            digits = "%03d%s" % (ms % 1000, sub)
+            if not sub and r.random() < 0.5:
+                digits = digits.rstrip("0") or "0"
+            frac = "." + digits
+        z = dt.strftime("%Y-%m-%dT%H:%M:%S") + frac
+        if off == 0 and r.random() < 0.7:
+            return '"%sZ"' % z
+        return '"%s%s"' % (z, dt.strftime("%z")[:3] + ":" + dt.strftime("%z")[3:])
+
+    def edge_point(self, region):
+        """A point on the region's boundary (depth 0), found along a random bearing from its center."""
+        r = self.r
+        cx, cy = region[2]
+        refs = self.ref_regions.get(region[0], [])
+        if not refs:
+            return None
+        reg = r.choice(refs)
+        a = r.uniform(0, 2 * math.pi)
+        def dep(s):
+            return ref.depth(reg, *self.ll(cx + s * math.cos(a), cy + s * math.sin(a)))
+        prev, d0 = 0.0, dep(0.0)
+        for k in range(1, 160):
+            s = k * 10.0 * self.scale
+            d1 = dep(s)
+            if (d0 > 0) != (d1 > 0):
+                lo, hi = prev, s
+                for _ in range(30):
+                    mid = (lo + hi) / 2
+                    if (dep(mid) > 0) == (d0 > 0):
+                        lo = mid
+                    else:
+                        hi = mid
+                return cx + lo * math.cos(a), cy + lo * math.sin(a)
+            prev, d0 = s, d1
+        return None
+
+    def sessions(self, all_regions):
+        """One track, or (multi-day mode) a few tracks on different days."""
+        r = self.r
+        if r.random() < 0.7:
+            return self.track(all_regions, self.t0 + r.randrange(0, 1800) * 1000, r.randrange(1, 6))
+        out = []
+        for day in sorted(r.sample(range(0, 9), r.randint(2, 4))):
+            start = self.t0 + day * 86400000 + r.randrange(-3 * 3600, 3 * 3600) * 1000
+            if out and start <= out[-1][0]:
+                continue
+            out += self.track(all_regions, start, r.randrange(1, 3))
+        return out
+
+    def track(self, all_regions, t, hours):
+        r = self.r
+        S = self.scale
+        end = t + hours * 3600 * 1000
+        x, y = S * r.uniform(-1500, 1500), S * r.uniform(-1500, 1500)
+        fixes = []
+        boundary = r.random() < self.boundary_bias
+        while t < end:
+            tgt = r.choice(all_regions)[2] if r.random() < 0.8 else (S * r.uniform(-1500, 1500), S * r.uniform(-1500, 1500))
+            tx, ty = tgt[0] + S * r.uniform(-250, 250), tgt[1] + S * r.uniform(-250, 250)
+            edge = boundary and r.random() < 0.7 and self.edge_point(r.choice(all_regions))
+            if edge:
+                tx, ty = edge
+            speed = S * r.uniform(1, 12)
+            step = r.choice([5, 10, 20, 30, 60])
+            while t < end and math.hypot(tx - x, ty - y) > speed * step:
+                dd = math.hypot(tx - x, ty - y)
+                x += (tx - x) / dd * speed * step
+                y += (ty - y) / dd * speed * step
+                t += step * 1000 + r.randrange(-400, 400)
+                fixes.append([t, x + r.gauss(0, 5), y + r.gauss(0, 5)])
+            dwell = r.randrange(0, 25 * 60)
+            stop = t + dwell * 1000
+            spread = r.choice([3, 15, 40])
+            pace = r.choice([[5, 10, 15, 30, 45], [1, 2, 3, 5], [10, 20, 30], [60, 120, 180, 300, 600]])
+            while t < min(stop, end):
+                t += r.choice(pace) * 1000 + r.choice([0, r.randrange(0, 1000)])
+                if r.random() < 0.03:
+                    t += r.randrange(1, 70) * 60000
+                fixes.append([t, tx + r.gauss(0, spread), ty + r.gauss(0, spread)])
+            if r.random() < 0.1:
+                t += r.randrange(1, 90) * 60000
+        return fixes
+
+
+def generate(seed, cdir, hist):
+    g = Gen(seed)
+    r = g.r
+    os.makedirs(cdir)
+    all_regions = []
+    for ci in range(r.randint(1, 3)):
+        _, regions = g.campaign(cdir, ci, 4 * 3600 * 1000)
+        all_regions += regions
+    g.settings(cdir)
+    camps, _ = ref.load(cdir)
+    g.ref_regions = {}
+    for c in camps:
+        for reg in c["regions"]:
+            g.ref_regions.setdefault(reg["id"], []).append(reg)
+    g.boundary_bias = r.choice([0.0, 0.5, 1.0])
+    users = r.sample(["u1", "U2", "u-3", 17, "\u00fc4", "42", "b", "a b", "q\"x", "t\tab", "\U0001F600", "e\u0301", "\u00e9", "\u2028", "/"], r.randint(1, 4))
+    lines = []
+    for u in users:
+        for t, x, y in g.sessions(all_regions):
+            la, lo = g.ll(x, y)
+            for _ in range(20):
+                close = False
+                for c in camps:
+                    for reg in c["regions"]:
+                        d = ref.depth(reg, la, lo)
+                        if abs(d - reg["h"]) < 0.02 or abs(d + reg["h"]) < 0.02:
+                            close = True
+                if not close:
+                    break
+                la += r.uniform(-1, 1) * 1e-6
+            lines.append((t, u, la, lo))
+    lines.sort(key=lambda l: l[0])
+    blind = set(r.sample(users, 1)) if r.random() < 0.1 else set()  # a user with no used fix at all
+    if r.random() < 0.15:  # a user with a single fix
+        lines.append((g.t0 + r.randrange(0, 3600000), "solo", *g.ll(*r.choice(all_regions)[2])))
+    lines.sort(key=lambda l: l[0])
+    out = []
+    prev_t = None
+    for t, u, la, lo in lines:
+        if prev_t is not None and r.random() < 0.03:
+            t = prev_t
+        prev_t = t
+        o = ['"user": %s' % json.dumps(u, ensure_ascii=r.random() < 0.5), '"ts": %s' % g.ts_text(t),
+             '"lat": %.7f' % la, '"lon": %.7f' % lo]
+        k = r.random()
+        if k < 0.05 or u in blind:
+            o.append('"accuracy": %g' % r.uniform(120, 600))
+        elif k < 0.1:
+            o.append('"accuracy": null')
+        elif k < 0.15:
+            o.append('"accuracy": %s' % r.choice(["30", "40", "50", "80", "100", "100.0", "0", "1e2", "50.000001"]))
+        elif k < 0.8:
+            o.append('"accuracy": %g' % round(r.uniform(3, 45), 1))
+        if r.random() < 0.05:
+            o.append('"speed": 1.5')
+        r.shuffle(o)
+        out.append("{" + ", ".join(o) + "}")
+        if r.random() < 0.012:
+            out.append(r.choice([
+                '{"user": "u1", "ts": "2026-01-01T00:00:00Z", "lat": 1.0',
+                '[1, 2, 3]', '42', '"text"', '{"ts": 1772323200, "lat": 1, "lon": 2}',
+                '{"user": "", "ts": 1772323200, "lat": 1, "lon": 2}',
+                '{"user": null, "ts": 1772323200, "lat": 1, "lon": 2}',
+                '{"user": 1.5, "ts": 1772323200, "lat": 1, "lon": 2}',
+                '{"user": "u1", "ts": "yesterday", "lat": 1, "lon": 2}',
+                '{"user": "u1", "ts": "10000-01-01T00:00:00Z", "lat": 1, "lon": 2}',
+                '{"user": "u1", "ts": true, "lat": 1, "lon": 2}',
+                '{"user": "u1", "ts": 1772323200, "lat": 91, "lon": 2}',
+                '{"user": "u1", "ts": 1772323200, "lat": "1", "lon": 2}',
+                '{"user": "u1", "ts": 1772323200, "lat": 1}',
+                '{"user": "u1", "ts": 1772323200, "lat": 1, "lon": -180.5}',
+                '{"user": "u1", "ts": 1772323200, "lat": 1, "lon": 2, "accuracy": -1}',
+                '{"user": "u1", "ts": 1772323200, "lat": 1, "lon": 2, "accuracy": "5"}',
+                '{"user": "u1", "ts": NaN, "lat": 1, "lon": 2}',
+                '{"user": "u1", "ts": 1772323200, "lat": 1, "lon": 2,}',
+                '   ', '', '\t \t',
+                '{"user": -5, "ts": 1772323200, "lat": 1, "lon": 2}',
+                '{"user": 12345678901234567890123, "ts": 1772323200, "lat": 1, "lon": 2}',
+                '{"user": 1e3, "ts": 1772323200, "lat": 1, "lon": 2}',
+                '{"user": "z", "ts": "2026-03-01t10:00:00.5z", "lat": -90, "lon": 180}',
+                '{"user": "z", "ts": "2026-03-01T10:00:00-00:00", "lat": 90, "lon": -180, "accuracy": 0}',
+                '{"user": "z", "ts": 1.7723232001235E9, "lat": 1e1, "lon": -1.5e-3}',
+                '{"user": "z", "ts": "2026-02-30T10:00:00Z", "lat": 1, "lon": 2}',
+                '{"user": "z", "ts": "2026-03-01T24:00:00Z", "lat": 1, "lon": 2}',
+                '{"user": "z", "ts": "2026-03-01T10:00:00", "lat": 1, "lon": 2}',
+                '{"user": "zx", "ts": "0001-01-01T00:00:00Z", "lat": 1, "lon": 2}',
+                '{"user": "zx", "ts": "9999-12-31T23:59:59.9994Z", "lat": 1, "lon": 2}',
+                '{"user": "z", "ts": -1.5, "lat": 1, "lon": 2}',
+                '{"user": "z", "ts": -0.0005, "lat": 1, "lon": 2}',
+                '{"user": "z", "ts": 0.000500000000000000001, "lat": 1, "lon": 2}',
+                '{"user": "z", "ts": "1969-12-31T23:59:59.9995Z", "lat": 1, "lon": 2}',
+                '{"user": "z", "ts": 5e-4, "lat": 1, "lon": 2}',
+                '{"user": "zx", "ts": "0001-01-01T00:30:00+01:00", "lat": 1, "lon": 2}',
+                '{"user": "zx", "ts": "9999-12-31T23:30:00-01:00", "lat": 1, "lon": 2}',
+                '{"user": "zx", "ts": -62135596800.0005, "lat": 1, "lon": 2}',
+                '{"user": "zx", "ts": 253402300799.9995, "lat": 1, "lon": 2}',
+                '{"user": "z", "ts": 1772323200, "lat": 90.0000000000000001, "lon": 1e-400}',
+                '{"user": "z", "ts": 1772323200, "lat": 1e400, "lon": 2}',
+                '{"user": "z", "ts": 1772323200, "lat": 1, "lon": 2, "accuracy": true}',
+                '{"user": "z", "ts": 1772323200, "lat": null, "lon": 2}',
+                '{"user": "z", "ts": null, "lat": 1, "lon": 2}',
+                '{"user": ["z"], "ts": 1772323200, "lat": 1, "lon": 2}',
+                '{"user": "z", "user": "y", "ts": 1772323200, "lat": 1, "lon": 2}',
+            ]).replace('"user": "z', '"user": "z%d' % len(out)))
+    # a few out-of-order lines
+    for _ in range(r.randint(0, 4)):
+        i, j = r.randrange(len(out)), r.randrange(len(out))
+        out[i], out[j] = out[j], out[i]
+    if r.random() < 0.25:  # replay as the history stood at some instant (--until)
+        ts = sorted(l[0] for l in lines)
+        cut = ts[r.randrange(len(ts))] + r.choice([0, 0, -1, 1, 250])
+        with open(os.path.join(os.path.dirname(hist), "until.txt"), "w") as f:
+            f.write(g.instant_text(cut))
+    with open(hist, "w", encoding="utf-8") as f:
+        for l in out:
+            f.write(l + ("\r\n" if r.random() < 0.02 else "\n"))
+
+
+def until_arg(d):
+    p = os.path.join(d, "until.txt")
+    return ["--until", open(p).read().strip()] if os.path.exists(p) else []
+
+
+def run_ours(binary, cdir, hist, d):
+    u = until_arg(d)
+    ev = subprocess.run([binary, "events", "--campaigns", cdir, "--history", hist, "--quiet"] + u, capture_output=True, text=True)
+    dec = subprocess.run([binary, "evaluate", "--include-suppressed", "--campaigns", cdir, "--history", hist, "--quiet",
+                          "--rejects", os.path.join(d, "ours-rejects.jsonl")] + u, capture_output=True, text=True)
+    one = subprocess.run([binary, "evaluate", "--include-suppressed", "--campaigns", cdir, "--history", hist, "--quiet",
+                          "--threads", "1"] + u, capture_output=True, text=True)
+    if one.stdout != dec.stdout:
+        open(os.path.join(d, "ours-decisions-threads1.jsonl"), "w").write(one.stdout)
+        dec.returncode = dec.returncode or 99
+        dec.stderr += "\n--threads 1 prints other decisions than the default (ours-decisions-threads1.jsonl)\n"
+    open(os.path.join(d, "ours-events.jsonl"), "w").write(ev.stdout)
+    open(os.path.join(d, "ours-decisions.jsonl"), "w").write(dec.stdout)
+    return ev, dec
+
+
+def run_ref(cdir, hist, d):
+    env = dict(os.environ, JSONOUT="1", SKIP_ZX="1", EVENTSOUT=os.path.join(d, "ref-events.jsonl"),
+               REJECTSOUT=os.path.join(d, "ref-rejects.jsonl"))
+    env.pop("REJECTS", None)
+    env.pop("UNTIL", None)
+    if until_arg(d):
+        env["UNTIL"] = until_arg(d)[1]
+    p = subprocess.run([sys.executable, os.path.join(HERE, "spec_reference.py"), cdir, hist, "--quiet"],
+                       capture_output=True, text=True, env=env)
+    open(os.path.join(d, "ref-decisions.jsonl"), "w").write(p.stdout)
+    return p
+
+
+def jl(path):
+    """Reads JSON Lines, leaving out users named z<N>x (extreme years, only their rejects are compared)."""
+    if not os.path.exists(path):
+        return []
+    rows = [json.loads(l) for l in open(path, encoding="utf-8") if l.strip()]
+    return [x for x in rows if not (str(x.get("user", "")).startswith("z") and str(x.get("user", "")).endswith("x"))]
+
+
+def dec_key(x):
+    return (x["user"], x["time"], x["campaign"], x["rule"], x["offer"], x["status"], x.get("message"))
+
+
+def ev_set(x):
+    return sorted((e["region"], e["enter"], e["exit"] or "") for e in x.get("evidence", []))
+
+
+def compare(d):
+    diffs = []
+    a, b = jl(os.path.join(d, "ours-events.jsonl")), jl(os.path.join(d, "ref-events.jsonl"))
+    for i in range(max(len(a), len(b))):
+        x = a[i] if i < len(a) else None
+        y = b[i] if i < len(b) else None
+        if x != y:
+            diffs.append("EVENT #%d\n  ours: %s\n  ref:  %s" % (i, json.dumps(x), json.dumps(y)))
+            break
+    a, b = jl(os.path.join(d, "ours-decisions.jsonl")), jl(os.path.join(d, "ref-decisions.jsonl"))
+    for i in range(max(len(a), len(b))):
+        x = a[i] if i < len(a) else None
+        y = b[i] if i < len(b) else None
+        if x is None or y is None or dec_key(x) != dec_key(y):
+            diffs.append("DECISION #%d\n  ours: %s\n  ref:  %s" % (i, json.dumps(x), json.dumps(y)))
+            break
+    for i in range(min(len(a), len(b))):
+        if dec_key(a[i]) == dec_key(b[i]) and ev_set(a[i]) != ev_set(b[i]):
+            diffs.append("EVIDENCE #%d\n  ours: %s\n  ref:  %s" % (i, json.dumps(a[i]), json.dumps(b[i])))
+            break
+    ra = [(x["line"], x["reason"]) for x in jl(os.path.join(d, "ours-rejects.jsonl"))]
+    rb = [(x["line"], x["reason"]) for x in jl(os.path.join(d, "ref-rejects.jsonl"))]
+    if ra != rb:
+        diffs.append("REJECTS\n  ours-only: %s\n  ref-only:  %s" % (sorted(set(ra) - set(rb)), sorted(set(rb) - set(ra))))
+    return diffs
+
+
+def run_seed(seed, binary, keep):
+    d = os.path.join(keep, "seed-%d" % seed)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    cdir, hist = os.path.join(d, "campaigns"), os.path.join(d, "history.jsonl")
+    try:
+        generate(seed, cdir, hist)
+    except Exception as e:  # a generator bug, not a difference
+        return ["GENERATOR FAILED %r" % e]
+    ev, dec = run_ours(binary, cdir, hist, d)
+    if ev.returncode != 0 or dec.returncode != 0:
+        diffs = ["OURS FAILED rc=%d/%d\n%s%s" % (ev.returncode, dec.returncode, ev.stderr[-2000:], dec.stderr[-2000:])]
+    else:
+        p = run_ref(cdir, hist, d)
+        if p.returncode != 0:
+            diffs = ["REFERENCE FAILED\n" + p.stderr[-2000:]]
+        else:
+            diffs = compare(d)
+    if diffs:
+        open(os.path.join(d, "diff.txt"), "w").write("\n".join(diffs) + "\n")
+    else:
+        shutil.rmtree(d)
+    return diffs
+
+
+USER_TOKEN = re.compile(r'"user": ("(?:[^"\\]|\\.)*"|-?\d+(?=\s*[,}]))')
+
+
+def big_seed(seed, binary, keep, copies):
+    """Metamorphic test of a large input (several 4 MiB read blocks, many users, all threads):
+    the seed's history repeated `copies` times with each copy's users renamed `<id>~<k>` must give,
+    per renamed user, exactly the small case's events and decisions, and the same rejects shifted
+    by the copy's line offset. No reference run is needed, so the input can be big."""
+    d = os.path.join(keep, "big-%d" % seed)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    cdir, hist = os.path.join(d, "campaigns"), os.path.join(d, "history.jsonl")
+    try:
+        generate(seed, cdir, hist)
+    except Exception as e:
+        return ["GENERATOR FAILED %r" % e]
+    if os.path.exists(os.path.join(d, "until.txt")):
+        os.remove(os.path.join(d, "until.txt"))
+    for name in os.listdir(cdir):  # holdout hashes the user id, which renaming changes
+        if name.endswith((".yaml", ".yml")):
+            path = os.path.join(cdir, name)
+            kept = [l for l in open(path).read().split("\n") if not l.startswith("holdout:")]
+            open(path, "w").write("\n".join(kept))
+    run_ours(binary, cdir, hist, d)
+    small = open(hist, "rb").read().split(b"\n")
+    if small and small[-1] == b"":
+        small.pop()
+    n = len(small)
+    def rename(u, k):
+        return "%s~%03d" % (u, k)
+    big = os.path.join(d, "big.jsonl")
+    with open(big, "wb") as f:
+        for k in range(copies):
+            for line in small:
+                text = line.decode("utf-8", "surrogateescape")
+                def sub(m):
+                    v = m.group(1)
+                    if v == '""':  # an empty user stays empty (missing_field)
+                        return m.group(0)
+                    if v.startswith('"'):
+                        return '"user": %s~%03d"' % (v[:-1], k)
+                    return '"user": "%s~%03d"' % (v, k)
+                f.write(USER_TOKEN.sub(sub, text).encode("utf-8", "surrogateescape") + b"\n")
+    out = {}
+    for cmd in ("events", "evaluate"):
+        extra = ["--include-suppressed", "--rejects", os.path.join(d, "big-rejects.jsonl")] if cmd == "evaluate" else []
+        p = subprocess.run([binary, cmd, "--campaigns", cdir, "--history", big, "--quiet"] + extra, capture_output=True, text=True)
+        if p.returncode != 0:
+            return ["OURS FAILED on the big input rc=%d\n%s" % (p.returncode, p.stderr[-2000:])]
+        out[cmd] = [json.loads(l) for l in p.stdout.split("\n") if l.strip()]  # not splitlines(): U+2028 may be raw
+    diffs = []
+    for cmd, small_file in (("events", "ours-events.jsonl"), ("evaluate", "ours-decisions.jsonl")):
+        rows = [json.loads(l) for l in open(os.path.join(d, small_file), encoding="utf-8") if l.strip()]
+        expect = []
+        for k in range(copies):
+            for x in rows:
+                y = dict(x)
+                y["user"] = rename(x["user"], k)
+                expect.append(y)
+        # users in byte order, each user's rows in the small case's order
+        expect.sort(key=lambda y: y["user"].encode())
+        if expect != out[cmd]:
+            for i, (a, b) in enumerate(zip(out[cmd] + [None] * len(expect), expect + [None] * len(out[cmd]))):
+                if a != b:
+                    diffs.append("BIG %s #%d\n  big:      %s\n  expected: %s" % (cmd, i, json.dumps(a), json.dumps(b)))
+                    break
+    rs = [(x["line"], x["reason"]) for x in jl(os.path.join(d, "ours-rejects.jsonl"))]
+    expect = [(l + k * n, why) for k in range(copies) for l, why in rs]
+    got = [(x["line"], x["reason"]) for x in jl(os.path.join(d, "big-rejects.jsonl"))]
+    if got != expect:
+        diffs.append("BIG REJECTS\n  missing: %s\n  extra: %s" % (sorted(set(expect) - set(got))[:5], sorted(set(got) - set(expect))[:5]))
+    if diffs:
+        open(os.path.join(d, "diff.txt"), "w").write("\n".join(diffs) + "\n")
+    else:
+        shutil.rmtree(d)
+    return diffs
+
+
+def gpx_seed(seed, binary, keep):
+    """Metamorphic test of the GPX reader: each user's accepted fixes written as a GPX track (times
+    in UTC with milliseconds, some as rtept/wpt) must give the same events as the same fixes in
+    JSON Lines without accuracy."""
+    d = os.path.join(keep, "gpx-%d" % seed)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    cdir, hist = os.path.join(d, "campaigns"), os.path.join(d, "history.jsonl")
+    try:
+        generate(seed, cdir, hist)
+    except Exception as e:
+        return ["GENERATOR FAILED %r" % e]
+    users = {}
+    for line in open(hist, "rb"):
+        why, fx = ref.validate(line)
+        if fx:
+            users.setdefault(fx[0], []).append(fx[1:])
+    diffs = []
+    r = random.Random(seed)
+    for i, (u, fixes) in enumerate(sorted(users.items())):
+        fixes.sort(key=lambda f: f[0])
+        name = "user%d" % i
+        jp, gp = os.path.join(d, name + ".jsonl"), os.path.join(d, name + ".gpx")
+        with open(jp, "w") as f:
+            for t, la, lo, _ in fixes:
+                f.write(json.dumps({"user": name, "ts": t / 1000, "lat": la, "lon": lo}) + "\n")
+        with open(gp, "w") as f:
+            f.write('<?xml version="1.0" encoding="UTF-8"?>\n<gpx version="1.1" creator="difftest" '
+                    'xmlns="http://www.topografix.com/GPX/1/1">\n<trk><name>x</name><trkseg>\n')
+            for t, la, lo, _ in fixes:
+                tag = "trkpt"
+                f.write('<%s lat="%r" lon="%r"><ele>1</ele><time>%s</time></%s>\n' % (tag, la, lo, ref.iso(t), tag))
+            f.write("</trkseg></trk>\n</gpx>\n")
+        outs = []
+        for h in (jp, gp):
+            p = subprocess.run([binary, "events", "--campaigns", cdir, "--history", h, "--quiet"], capture_output=True, text=True)
+            if p.returncode != 0:
+                return ["OURS FAILED on %s rc=%d\n%s" % (h, p.returncode, p.stderr[-1500:])]
+            outs.append(p.stdout)
+        if outs[0] != outs[1]:
+            a, b = outs[0].split("\n"), outs[1].split("\n")
+            k = next(j for j in range(max(len(a), len(b))) if (a[j] if j < len(a) else None) != (b[j] if j < len(b) else None))
+            diffs.append("GPX %s #%d\n  jsonl: %s\n  gpx:   %s" % (name, k, a[k] if k < len(a) else None, b[k] if k < len(b) else None))
+            break
+    if diffs:
+        open(os.path.join(d, "diff.txt"), "w").write("\n".join(diffs) + "\n")
+    else:
+        shutil.rmtree(d)
+    return diffs
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seeds", default="0:50")
+    ap.add_argument("--seed", type=int)
+    ap.add_argument("--bin", default=os.path.join(os.path.dirname(HERE), ".build/debug/geocampaign"))
+    ap.add_argument("--keep")
+    ap.add_argument("--show", action="store_true")
+    ap.add_argument("--gpx", action="store_true", help="metamorphic mode: GPX tracks against the same fixes in JSON Lines")
+    ap.add_argument("--big", type=int, metavar="COPIES",
+                    help="metamorphic mode: repeat each seed's history COPIES times (renamed users) and check ours against ours")
+    a = ap.parse_args()
+    keep = a.keep or tempfile.mkdtemp(prefix="difftest-")
+    os.makedirs(keep, exist_ok=True)
+    seeds = [a.seed] if a.seed is not None else range(*map(int, a.seeds.split(":")))
+    failed = []
+    t0 = time.time()
+    for s in seeds:
+        if a.gpx:
+            diffs = gpx_seed(s, os.path.abspath(a.bin), keep)
+        elif a.big:
+            diffs = big_seed(s, os.path.abspath(a.bin), keep, a.big)
+        else:
+            diffs = run_seed(s, os.path.abspath(a.bin), keep)
+        if diffs:
+            failed.append(s)
+            first = diffs[0].split("\n")[0]
+            print("seed %d: DIFF %s (%s)" % (s, first, os.path.join(keep, "seed-%d" % s)), flush=True)
+            if a.show:
+                print("\n".join(diffs))
+        else:
+            print("seed %d: ok" % s, flush=True)
+    n = len(list(seeds))
+    print("%d/%d seeds pass (%.0f s); failing cases under %s%s" % (n - len(failed), n, time.time() - t0, keep,
+                                                                   (": " + " ".join(map(str, failed))) if failed else ""))
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
