@@ -44,10 +44,21 @@ def count_lines(path):
             n += b.count(b"\n")
 
 
-def run(d, extra=()):
+def base_rss_mb(d):
+    """Peak memory of the same run on a one-line history: the process plus the loaded regions."""
+    one = os.path.join(d, "one-line.jsonl")
+    with open(os.path.join(d, "history.jsonl"), "rb") as f, open(one, "wb") as o:
+        o.write(f.readline())
+    p = subprocess.Popen([a.bin, "evaluate", "--campaigns", os.path.join(d, "campaigns"), "--history", one,
+                          "--output", os.devnull, "--quiet"], stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    _, _, ru = os.wait4(p.pid, 0)
+    return ru.ru_maxrss / 1024
+
+
+def run(d, extra=(), history="history.jsonl"):
     out = os.path.join(d, "decisions.jsonl")
     cmd = [a.bin, "evaluate", "--campaigns", os.path.join(d, "campaigns"), "--history",
-           os.path.join(d, "history.jsonl"), "--output", out, "--include-suppressed"] + list(extra)
+           os.path.join(d, history), "--output", out, "--include-suppressed"] + list(extra)
     if a.threads:
         cmd += ["--threads", str(a.threads)]
     t = time.time()
@@ -60,7 +71,7 @@ def run(d, extra=()):
     fixes = int(re.search(r"fixes accepted: (\d+)", err).group(1))
     stages = dict((k, float(v)) for k, v in re.findall(r"(\w+) ([\d.]+) s", err.split("stages:")[-1]))
     return {"wall": wall, "fixes": fixes, "rss_mb": ru.ru_maxrss / 1024, "stages": stages,
-            "decisions": count_lines(out)}
+            "decisions": count_lines(out), "base_mb": base_rss_mb(d)}
 
 
 rows = []
@@ -82,15 +93,19 @@ if a.sorted and "L" in a.sizes.split():
     sorted_path = os.path.join(d, "history.sorted.jsonl")
     if not os.path.exists(sorted_path):
         subprocess.run([sys.executable, os.path.join(here, "group_by_user.py"), os.path.join(d, "history.jsonl"), sorted_path], check=True)
-    r = run(d, ["--sorted"])
+    r = run(d, ["--sorted"], history="history.sorted.jsonl")
     r["name"] = "L --sorted"
     rows.append(r)
 
 cores = os.cpu_count()
 print(f"\ngeocampaign evaluate, {cores} cores, threads: {a.threads or 'all'}")
-print(f"{'case':<22}{'fixes':>12}{'wall s':>9}{'M fixes/s':>11}{'campaigns s':>13}{'read s':>9}{'replay s':>10}{'peak MB':>9}{'B/fix':>7}{'decisions':>11}")
+print(f"{'case':<22}{'fixes':>12}{'wall s':>9}{'M fixes/s':>11}{'campaigns s':>13}{'read s':>9}{'replay s':>10}{'peak MB':>9}{'base MB':>9}{'B/fix':>7}{'decisions':>11}")
 for r in rows:
     st = r["stages"]
+    if "read+replay" in st:
+        st = dict(st, read=st["read+replay"], replay=0.0)
     print(f"{r['name']:<22}{r['fixes']:>12,}{r['wall']:>9.2f}{r['fixes'] / r['wall'] / 1e6:>11.2f}"
           f"{st.get('campaigns', 0):>13.2f}{st.get('read', 0):>9.2f}{st.get('replay', 0):>10.2f}"
-          f"{r['rss_mb']:>9.0f}{r['rss_mb'] * 1048576 / max(1, r['fixes']):>7.0f}{r['decisions']:>11,}")
+          f"{r['rss_mb']:>9.0f}{r['base_mb']:>9.0f}{(r['rss_mb'] - r['base_mb']) * 1048576 / max(1, r['fixes']):>7.0f}{r['decisions']:>11,}")
+print("peak MB: peak resident memory of the run; base MB: the same run on a one-line history (process and regions);")
+print("B/fix: (peak - base) per fix. Stages: campaigns = loading YAML and imports, read = history, replay = crossing, rules, decisions, writing.")

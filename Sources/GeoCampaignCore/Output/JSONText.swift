@@ -2,11 +2,25 @@
 public enum JSONText {
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
-    /// Appends `s` as a JSON string literal, quotes included.
+    /// Appends `s` as a JSON string literal, quotes included. U+2028 and U+2029 are escaped too:
+    /// valid raw in JSON, but many line splitters (JavaScript, Python's `splitlines`) break on them.
     /// - Complexity: O(n) in the UTF-8 length of `s`.
     public static func appendString(_ s: String, to out: inout [UInt8]) {
         out.append(0x22)
-        for b in s.utf8 {
+        var utf8 = s.utf8.makeIterator()
+        var pending: [UInt8] = []
+        while let b = pending.isEmpty ? utf8.next() : pending.removeFirst() {
+            if b == 0xE2 {
+                // U+2028 is E2 80 A8, U+2029 is E2 80 A9.
+                let b1 = utf8.next(), b2 = b1 == 0x80 ? utf8.next() : nil
+                if b1 == 0x80, let b2, b2 == 0xA8 || b2 == 0xA9 {
+                    out.append(contentsOf: [0x5C, 0x75, 0x32, 0x30, 0x32, b2 == 0xA8 ? 0x38 : 0x39])
+                    continue
+                }
+                out.append(b)
+                pending = [b1, b2].compactMap { $0 }
+                continue
+            }
             switch b {
             case 0x22: out.append(0x5C); out.append(0x22)
             case 0x5C: out.append(0x5C); out.append(0x5C)

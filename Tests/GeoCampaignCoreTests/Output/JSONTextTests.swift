@@ -9,6 +9,8 @@ final class JSONTextTests: XCTestCase {
             ("line\nbreak\ttab\r", #""line\nbreak\ttab\r""#),
             ("\u{01}\u{1F}", #""\u0001\u001f""#),
             ("Zürich 🚗", "\"Zürich 🚗\""),
+            ("a\u{2028}b\u{2029}c", #""a\u2028b\u2029c""#),
+            ("\u{2020}\u{20AC}\u{2028}", "\"\u{2020}\u{20AC}\\u2028\""),
         ]
         for (input, want) in cases {
             var out: [UInt8] = []
