@@ -207,6 +207,10 @@ extension CampaignDecoder {
             added.removeAll { if case .circle = $0.0.shape { return true } else { return false } }
             scope.regionsIncomplete = true
         }
+        scope.regionIds.reserveCapacity(scope.regionIds.count + added.count)
+        scope.regionIdPlace.reserveCapacity(scope.regionIdPlace.count + added.count)
+        scope.regions.reserveCapacity(scope.regions.count + added.count)
+        scope.origins.reserveCapacity(scope.origins.count + added.count)
         for (region, feature, mark) in added {
             if let first = scope.regionIds[region.id] {
                 let label = "feature \(feature + 1) ('\(region.id)')"
@@ -218,7 +222,10 @@ extension CampaignDecoder {
             }
             scope.regionIds[region.id] = pathNode.mark
             scope.regionIdPlace[region.id] = .imported(feature: feature + 1, id: region.id, file: rel, line: pathNode.mark.line)
-            for t in region.tags { scope.tags.insert(t) }
+            // The import's own tags were added above; only a feature's extra tags are new.
+            if region.tags.count > extraTags.count {
+                for t in region.tags.dropFirst(extraTags.count) { scope.tags.insert(t) }
+            }
             scope.regions.append(region)
             scope.origins.append(.imported(entry: entry, mark: pathNode.mark, file: rel))
         }
