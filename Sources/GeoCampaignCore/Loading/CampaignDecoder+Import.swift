@@ -39,6 +39,22 @@ extension CampaignDecoder {
         "\(label) has a position out of range (longitude \(ValueParser.fmt(c.lon)), latitude \(ValueParser.fmt(c.lat))): GeoJSON writes [longitude, latitude], longitude first"
     }
 
+    /// The resolved paths of the GeoJSON files the `regions` of this YAML document import
+    /// (for reading them ahead; the entries themselves are checked by `decodeImport`).
+    func importPaths(_ root: YAMLNode) -> [String] {
+        guard let regions = root.pairs?.first(where: { $0.key.scalar == "regions" })?.value.items else { return [] }
+        return regions.compactMap { entry in
+            guard let rel = entry.pairs?.first(where: { $0.key.scalar == "import" })?.value.scalar, !rel.isEmpty else { return nil }
+            return resolvedImportPath(rel)
+        }
+    }
+
+    /// An import path as written, resolved against this YAML file's folder.
+    func resolvedImportPath(_ rel: String) -> String {
+        if rel.hasPrefix("/") || directory.isEmpty { return rel }
+        return directory.hasSuffix("/") ? directory + rel : directory + "/" + rel
+    }
+
     func decodeImport(_ f: Fields, entry: Int, scope: CampaignScope) {
         checkKeys(f, known: Self.importKeys, in: "an import")
         let extraTags = decodeTags(f["tags"])
@@ -48,12 +64,7 @@ extension CampaignDecoder {
             scope.regionsIncomplete = true
             return
         }
-        let resolved: String
-        if rel.hasPrefix("/") || directory.isEmpty {
-            resolved = rel
-        } else {
-            resolved = directory.hasSuffix("/") ? directory + rel : directory + "/" + rel
-        }
+        let resolved = resolvedImportPath(rel)
         let idProperty = f["id_property"].flatMap { scalar($0, "id_property", example: "ref") }
         let nameProperty = f["name_property"].flatMap { scalar($0, "name_property", example: "title") } ?? "name"
         var radius: Double?
