@@ -35,3 +35,26 @@ final class SourceFileLinesTests: XCTestCase {
         XCTAssertNil(file.diagnostics.last?.sourceLine)
     }
 }
+
+extension SourceFileLinesTests {
+    /// Diagnostics quoting the same line share one string: a minified GeoJSON file is one line
+    /// that thousands of feature errors quote.
+    func testQuotedLineIsCutOnce() {
+        let long = Array(("{\"features\": [" + String(repeating: "1,", count: 50_000) + "1]}").utf8)
+        let file = SourceFile(path: "a.geojson", bytes: long)
+        for k in 0..<2_000 { file.error(SourceMark(line: 1, column: k + 1), "problem \(k)") }
+        XCTAssertEqual(file.diagnostics.count, 2_000)
+        let quoted = file.diagnostics.compactMap(\.sourceLine)
+        XCTAssertEqual(quoted.count, 2_000)
+        XCTAssertEqual(quoted.first?.utf8.count, long.count)
+        // One storage for all: the same base address of the contiguous UTF-8.
+        var first: UnsafeRawPointer?, same = 0
+        for var q in quoted {
+            q.withUTF8 { buf in
+                if first == nil { first = UnsafeRawPointer(buf.baseAddress) }
+                if UnsafeRawPointer(buf.baseAddress) == first { same += 1 }
+            }
+        }
+        XCTAssertEqual(same, 2_000)
+    }
+}
