@@ -80,6 +80,7 @@ public struct RegionIndex: Sendable {
             let inv = 1 / RegionIndex.cellSize(exponent)
             // Cell ranges and tiles (tile index in order of first appearance).
             var tileIndex: [Int64: Int] = [:]
+            tileIndex.reserveCapacity(members.count)
             var tileKeys: [Int64] = []
             var ranges: [(x0: Int64, x1: Int64, y0: Int64, y1: Int64)] = []
             ranges.reserveCapacity(members.count)
@@ -114,21 +115,26 @@ public struct RegionIndex: Sendable {
                 for y in r.y0...r.y1 { for x in r.x0...r.x1 { counts[cellSlot(x, y)] += 1 } }
             }
             var start = Int32(builtItems.count)
-            var next = [Int32](repeating: 0, count: counts.count)
+            var next = counts
+            builtRuns.reserveCapacity(builtRuns.count + counts.count)
             for c in counts.indices {
                 builtRuns.append(CellTable.Run(start: counts[c] > 0 ? start : 0, count: counts[c]))
                 next[c] = start
                 start += counts[c]
             }
             builtItems += repeatElement(Item(box: BoundingBox(minLat: 0, maxLat: 0, minLon: 0, maxLon: 0), owner: 0), count: Int(start) - builtItems.count)
-            for (k, n) in members.enumerated() {
-                let r = ranges[k]
-                let item = Item(box: entries[n].box, owner: entries[n].owner)
-                for y in r.y0...r.y1 {
-                    for x in r.x0...r.x1 {
-                        let c = cellSlot(x, y)
-                        builtItems[Int(next[c])] = item
-                        next[c] += 1
+            builtItems.withUnsafeMutableBufferPointer { out in
+                next.withUnsafeMutableBufferPointer { next in
+                    for (k, n) in members.enumerated() {
+                        let r = ranges[k]
+                        let item = Item(box: entries[n].box, owner: entries[n].owner)
+                        for y in r.y0...r.y1 {
+                            for x in r.x0...r.x1 {
+                                let c = cellSlot(x, y)
+                                out[Int(next[c])] = item
+                                next[c] += 1
+                            }
+                        }
                     }
                 }
             }

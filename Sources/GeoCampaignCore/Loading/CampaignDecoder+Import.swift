@@ -1,3 +1,5 @@
+import Foundation
+
 extension CampaignDecoder {
     /// One problem with one imported feature. Errors are reported inside the GeoJSON file at
     /// `mark`; warnings too when there is one of a kind, else summarized at the import entry.
@@ -39,6 +41,197 @@ extension CampaignDecoder {
         "\(label) has a position out of range (longitude \(ValueParser.fmt(c.lon)), latitude \(ValueParser.fmt(c.lat))): GeoJSON writes [longitude, latitude], longitude first"
     }
 
+    /// The resolved paths of the GeoJSON files the `regions` of this YAML document import
+    /// (for reading them ahead; the entries themselves are checked by `decodeImport`).
+    func importPaths(_ root: YAMLNode) -> [String] {
+        guard let regions = root.pairs?.first(where: { $0.key.scalar == "regions" })?.value.items else { return [] }
+        return regions.compactMap { entry in
+            guard let rel = entry.pairs?.first(where: { $0.key.scalar == "import" })?.value.scalar, !rel.isEmpty else { return nil }
+            return resolvedImportPath(rel)
+        }
+    }
+
+    /// An import path as written, resolved against this YAML file's folder.
+    func resolvedImportPath(_ rel: String) -> String {
+        if rel.hasPrefix("/") || directory.isEmpty { return rel }
+        return directory.hasSuffix("/") ? directory + rel : directory + "/" + rel
+    }
+
+    /// What one feature adds: its problems, the region it defines, and its id if it is a Point.
+    private struct FeatureOutcome {
+        var issues: [FeatureIssue] = []
+        var pointId: String?
+        var added: (Region, Int, SourceMark)?
+    }
+
+    /// The settings of one import entry that every feature is decoded with.
+    private struct ImportSettings {
+        var extraTags: [String]
+        var idProperty: String?
+        var nameProperty: String
+        var radius: Double?
+        var hyst: Double?
+        var confirm: Int64?
+    }
+
+    /// Per-chunk results written from worker threads, read after they are done.
+    private final class ChunkResults: @unchecked Sendable {
+        private var chunks: [[FeatureOutcome]]
+        private let lock = NSLock()
+        init(count: Int) { chunks = Array(repeating: [], count: count) }
+        func set(_ k: Int, _ r: [FeatureOutcome]) {
+            lock.lock()
+            chunks[k] = r
+            lock.unlock()
+        }
+        var all: [[FeatureOutcome]] {
+            lock.lock()
+            defer { lock.unlock() }
+            return chunks
+        }
+    }
+
+    /// Decodes every feature, in chunks on several threads for large files; outcomes are in
+    /// feature order, exactly as decoding them one by one.
+    /// - Complexity: O(total size of the features), spread over the available cores.
+    private static func decodeFeatures(_ features: [JSONNode], _ settings: ImportSettings) -> [FeatureOutcome] {
+        let n = features.count
+        let chunkCount = n < 4_096 ? 1 : min(32, max(1, ProcessInfo.processInfo.activeProcessorCount * 4))
+        if chunkCount == 1 { return features.indices.map { decodeFeature($0, features[$0], settings) } }
+        let results = ChunkResults(count: chunkCount)
+        DispatchQueue.concurrentPerform(iterations: chunkCount) { c in
+            let lo = n * c / chunkCount, hi = n * (c + 1) / chunkCount
+            results.set(c, (lo..<hi).map { decodeFeature($0, features[$0], settings) })
+        }
+        return results.all.flatMap { $0 }
+    }
+
+    /// Decodes feature `i` (0-based) of an import.
+    private static func decodeFeature(_ i: Int, _ feature: JSONNode, _ settings: ImportSettings) -> FeatureOutcome {
+        var out = FeatureOutcome()
+        let extraTags = settings.extraTags, idProperty = settings.idProperty, nameProperty = settings.nameProperty
+        let radius = settings.radius, hyst = settings.hyst, confirm = settings.confirm
+        guard feature.isObject else {
+            out.issues.append(FeatureIssue(severity: .error, kind: "not-object", plural: "are not GeoJSON Feature objects",
+                                       message: "feature \(i + 1) is not a GeoJSON Feature object", mark: feature.mark))
+            return out
+        }
+        let props = feature["properties"]
+        let idNode: JSONNode?
+        if let p = idProperty {
+            idNode = props?[p]
+        } else {
+            idNode = feature["id"].flatMap { $0.text == nil ? nil : $0 } ?? props?["id"]
+        }
+        let id = idNode?.text
+        lazy var label = id.map { "feature \(i + 1) ('\($0)')" } ?? "feature \(i + 1)"
+        guard let id, !id.isEmpty, !Self.hasControlCharacter(id) else {
+            let how = idProperty.map { "give it a property \"\($0)\" (named by id_property)" }
+                ?? "give it an \"id\" or a property \"id\", or name the property that holds its id with id_property: in the import"
+            out.issues.append(FeatureIssue(severity: .error, kind: "no-id", plural: "have no usable id",
+                                       message: "\(label) has no usable id: \(how)", mark: idNode?.mark ?? feature.mark))
+            return out
+        }
+        let name = props?[nameProperty]?.text
+        var tags = extraTags
+        if let t = props?["tags"] {
+            if let list = t.array, list.allSatisfy({ $0.string != nil }) {
+                for s in list.compactMap(\.string) where !s.isEmpty && !tags.contains(s) { tags.append(s) }
+            } else if case .null = t.kind {
+            } else {
+                out.issues.append(FeatureIssue(severity: .error, kind: "bad-tags", plural: "have tags that are not a list of strings",
+                                           message: "\(label) has \"tags\" that are not a list of strings: write \"tags\": [\"a\", \"b\"]", mark: t.mark))
+            }
+        }
+        guard let geometry = feature["geometry"], geometry.isObject, let type = geometry["type"]?.string else {
+            out.issues.append(FeatureIssue(severity: .error, kind: "no-geometry", plural: "have no geometry",
+                                       message: "\(label) has no geometry: give it a Point, Polygon or MultiPolygon", mark: feature["geometry"]?.mark ?? feature.mark))
+            return out
+        }
+        let coords = geometry["coordinates"]
+        let coordsMark = coords?.mark ?? geometry.mark
+        var shape: Region.Shape?
+        switch type {
+        case "Point":
+            guard let c = coords, let pos = Self.positions(JSONNode(kind: .array([c]), mark: c.mark)), let p = pos.first else {
+                out.issues.append(FeatureIssue(severity: .error, kind: "bad-coords", plural: "have malformed coordinates",
+                                           message: "\(label) has malformed coordinates: a Point is [longitude, latitude]", mark: coordsMark))
+                return out
+            }
+            guard Self.inRange(p.0) else {
+                out.issues.append(FeatureIssue(severity: .error, kind: "range", plural: "have positions out of range",
+                                           message: Self.rangeMessage(label, p.0), mark: p.1))
+                return out
+            }
+            out.pointId = id
+            shape = .circle(center: p.0, radiusM: radius ?? 0)
+        case "Polygon", "MultiPolygon":
+            var polys: [JSONNode] = []
+            if type == "Polygon" {
+                if let c = coords { polys = [c] }
+            } else if let mp = coords?.array {
+                polys = mp
+            }
+            var parts: [Region.PolygonPart] = []
+            var malformed = polys.isEmpty
+            var fatal = false
+            for (pi, poly) in polys.enumerated() {
+                guard let ringNodes = poly.array, !ringNodes.isEmpty else { malformed = true; break }
+                let rings = ringNodes.map { Self.positions($0) }
+                guard rings.allSatisfy({ $0 != nil }) else { malformed = true; break }
+                let rs = rings.compactMap { $0 }
+                if let bad = rs.joined().first(where: { !Self.inRange($0.0) }) {
+                    out.issues.append(FeatureIssue(severity: .error, kind: "range", plural: "have positions out of range",
+                                               message: Self.rangeMessage(label, bad.0), mark: bad.1))
+                    fatal = true
+                    break
+                }
+                lazy var subject = polys.count > 1 ? "part \(pi + 1) of \(label)" : label
+                let coordsOnly = rs.map { $0.map(\.0) }
+                for p in PolygonCheck.problems(outer: coordsOnly[0], holes: Array(coordsOnly.dropFirst())) {
+                    switch p {
+                    case .crossing(_, _, _, let rb, let fb, _):
+                        let at = rs[rb][fb]
+                        out.issues.append(FeatureIssue(severity: .warning, kind: "crossing", plural: "cross themselves",
+                                                   message: p.message(subject: subject, place: " near \(at.0.lat), \(at.0.lon)")
+                                                       + "; inside and outside follow the even-odd rule",
+                                                   mark: at.1))
+                    case .tooFewPoints(let r, _):
+                        out.issues.append(FeatureIssue(severity: .error, kind: "polygon", plural: "are not valid polygons",
+                                                   message: p.message(subject: subject), mark: ringNodes[r].mark))
+                        fatal = true
+                    case .tooWide:
+                        out.issues.append(FeatureIssue(severity: .error, kind: "polygon", plural: "are not valid polygons",
+                                                   message: p.message(subject: subject), mark: ringNodes[0].mark))
+                        fatal = true
+                    case .holeOutside(let h, let pt):
+                        out.issues.append(FeatureIssue(severity: .error, kind: "polygon", plural: "are not valid polygons",
+                                                   message: p.message(subject: subject), mark: rs[h][pt].1))
+                        fatal = true
+                    }
+                }
+                parts.append(Region.PolygonPart(outer: PolygonCheck.normalize(coordsOnly[0]).points,
+                                                holes: coordsOnly.dropFirst().map { PolygonCheck.normalize($0).points }))
+            }
+            if malformed {
+                out.issues.append(FeatureIssue(severity: .error, kind: "bad-coords", plural: "have malformed coordinates",
+                                           message: "\(label) has malformed \(type) coordinates: rings are lists of [longitude, latitude] positions",
+                                           mark: coordsMark))
+                return out
+            }
+            if fatal { return out }
+            shape = .polygon(parts)
+        default:
+            out.issues.append(FeatureIssue(severity: .error, kind: "type-\(type)", plural: "are \(type) features, which cannot be regions",
+                                       message: "\(label) is a \(type): only Point, Polygon and MultiPolygon features can be regions",
+                                       mark: geometry["type"]?.mark ?? geometry.mark))
+            return out
+        }
+        guard let shape else { return out }
+        out.added = ((Region(id: id, name: name, tags: tags, shape: shape, hysteresisM: hyst, confirmMs: confirm), i, idNode?.mark ?? feature.mark))
+        return out
+    }
+
     func decodeImport(_ f: Fields, entry: Int, scope: CampaignScope) {
         checkKeys(f, known: Self.importKeys, in: "an import")
         let extraTags = decodeTags(f["tags"])
@@ -48,12 +241,7 @@ extension CampaignDecoder {
             scope.regionsIncomplete = true
             return
         }
-        let resolved: String
-        if rel.hasPrefix("/") || directory.isEmpty {
-            resolved = rel
-        } else {
-            resolved = directory.hasSuffix("/") ? directory + rel : directory + "/" + rel
-        }
+        let resolved = resolvedImportPath(rel)
         let idProperty = f["id_property"].flatMap { scalar($0, "id_property", example: "ref") }
         let nameProperty = f["name_property"].flatMap { scalar($0, "name_property", example: "title") } ?? "name"
         var radius: Double?
@@ -80,125 +268,12 @@ extension CampaignDecoder {
         var issues: [FeatureIssue] = []
         var pointExample: String?
         var added: [(Region, Int, SourceMark)] = []
-        for (i, feature) in features.enumerated() {
-            guard feature.isObject else {
-                issues.append(FeatureIssue(severity: .error, kind: "not-object", plural: "are not GeoJSON Feature objects",
-                                           message: "feature \(i + 1) is not a GeoJSON Feature object", mark: feature.mark))
-                continue
-            }
-            let props = feature["properties"]
-            let idNode: JSONNode?
-            if let p = idProperty {
-                idNode = props?[p]
-            } else {
-                idNode = feature["id"].flatMap { $0.text == nil ? nil : $0 } ?? props?["id"]
-            }
-            let id = idNode?.text
-            lazy var label = id.map { "feature \(i + 1) ('\($0)')" } ?? "feature \(i + 1)"
-            guard let id, !id.isEmpty, !Self.hasControlCharacter(id) else {
-                let how = idProperty.map { "give it a property \"\($0)\" (named by id_property)" }
-                    ?? "give it an \"id\" or a property \"id\", or name the property that holds its id with id_property: in the import"
-                issues.append(FeatureIssue(severity: .error, kind: "no-id", plural: "have no usable id",
-                                           message: "\(label) has no usable id: \(how)", mark: idNode?.mark ?? feature.mark))
-                continue
-            }
-            let name = props?[nameProperty]?.text
-            var tags = extraTags
-            if let t = props?["tags"] {
-                if let list = t.array, list.allSatisfy({ $0.string != nil }) {
-                    for s in list.compactMap(\.string) where !s.isEmpty && !tags.contains(s) { tags.append(s) }
-                } else if case .null = t.kind {
-                } else {
-                    issues.append(FeatureIssue(severity: .error, kind: "bad-tags", plural: "have tags that are not a list of strings",
-                                               message: "\(label) has \"tags\" that are not a list of strings: write \"tags\": [\"a\", \"b\"]", mark: t.mark))
-                }
-            }
-            guard let geometry = feature["geometry"], geometry.isObject, let type = geometry["type"]?.string else {
-                issues.append(FeatureIssue(severity: .error, kind: "no-geometry", plural: "have no geometry",
-                                           message: "\(label) has no geometry: give it a Point, Polygon or MultiPolygon", mark: feature["geometry"]?.mark ?? feature.mark))
-                continue
-            }
-            let coords = geometry["coordinates"]
-            let coordsMark = coords?.mark ?? geometry.mark
-            var shape: Region.Shape?
-            switch type {
-            case "Point":
-                guard let c = coords, let pos = Self.positions(JSONNode(kind: .array([c]), mark: c.mark)), let p = pos.first else {
-                    issues.append(FeatureIssue(severity: .error, kind: "bad-coords", plural: "have malformed coordinates",
-                                               message: "\(label) has malformed coordinates: a Point is [longitude, latitude]", mark: coordsMark))
-                    continue
-                }
-                guard Self.inRange(p.0) else {
-                    issues.append(FeatureIssue(severity: .error, kind: "range", plural: "have positions out of range",
-                                               message: Self.rangeMessage(label, p.0), mark: p.1))
-                    continue
-                }
-                if pointExample == nil { pointExample = id }
-                shape = .circle(center: p.0, radiusM: radius ?? 0)
-            case "Polygon", "MultiPolygon":
-                var polys: [JSONNode] = []
-                if type == "Polygon" {
-                    if let c = coords { polys = [c] }
-                } else if let mp = coords?.array {
-                    polys = mp
-                }
-                var parts: [Region.PolygonPart] = []
-                var malformed = polys.isEmpty
-                var fatal = false
-                for (pi, poly) in polys.enumerated() {
-                    guard let ringNodes = poly.array, !ringNodes.isEmpty else { malformed = true; break }
-                    let rings = ringNodes.map { Self.positions($0) }
-                    guard rings.allSatisfy({ $0 != nil }) else { malformed = true; break }
-                    let rs = rings.compactMap { $0 }
-                    if let bad = rs.joined().first(where: { !Self.inRange($0.0) }) {
-                        issues.append(FeatureIssue(severity: .error, kind: "range", plural: "have positions out of range",
-                                                   message: Self.rangeMessage(label, bad.0), mark: bad.1))
-                        fatal = true
-                        break
-                    }
-                    lazy var subject = polys.count > 1 ? "part \(pi + 1) of \(label)" : label
-                    let coordsOnly = rs.map { $0.map(\.0) }
-                    for p in PolygonCheck.problems(outer: coordsOnly[0], holes: Array(coordsOnly.dropFirst())) {
-                        switch p {
-                        case .crossing(_, _, _, let rb, let fb, _):
-                            let at = rs[rb][fb]
-                            issues.append(FeatureIssue(severity: .warning, kind: "crossing", plural: "cross themselves",
-                                                       message: p.message(subject: subject, place: " near \(at.0.lat), \(at.0.lon)")
-                                                           + "; inside and outside follow the even-odd rule",
-                                                       mark: at.1))
-                        case .tooFewPoints(let r, _):
-                            issues.append(FeatureIssue(severity: .error, kind: "polygon", plural: "are not valid polygons",
-                                                       message: p.message(subject: subject), mark: ringNodes[r].mark))
-                            fatal = true
-                        case .tooWide:
-                            issues.append(FeatureIssue(severity: .error, kind: "polygon", plural: "are not valid polygons",
-                                                       message: p.message(subject: subject), mark: ringNodes[0].mark))
-                            fatal = true
-                        case .holeOutside(let h, let pt):
-                            issues.append(FeatureIssue(severity: .error, kind: "polygon", plural: "are not valid polygons",
-                                                       message: p.message(subject: subject), mark: rs[h][pt].1))
-                            fatal = true
-                        }
-                    }
-                    parts.append(Region.PolygonPart(outer: PolygonCheck.normalize(coordsOnly[0]).points,
-                                                    holes: coordsOnly.dropFirst().map { PolygonCheck.normalize($0).points }))
-                }
-                if malformed {
-                    issues.append(FeatureIssue(severity: .error, kind: "bad-coords", plural: "have malformed coordinates",
-                                               message: "\(label) has malformed \(type) coordinates: rings are lists of [longitude, latitude] positions",
-                                               mark: coordsMark))
-                    continue
-                }
-                if fatal { continue }
-                shape = .polygon(parts)
-            default:
-                issues.append(FeatureIssue(severity: .error, kind: "type-\(type)", plural: "are \(type) features, which cannot be regions",
-                                           message: "\(label) is a \(type): only Point, Polygon and MultiPolygon features can be regions",
-                                           mark: geometry["type"]?.mark ?? geometry.mark))
-                continue
-            }
-            guard let shape else { continue }
-            added.append((Region(id: id, name: name, tags: tags, shape: shape, hysteresisM: hyst, confirmMs: confirm), i, idNode?.mark ?? feature.mark))
+        let settings = ImportSettings(extraTags: extraTags, idProperty: idProperty, nameProperty: nameProperty,
+                                      radius: radius, hyst: hyst, confirm: confirm)
+        for outcome in Self.decodeFeatures(features, settings) {
+            issues += outcome.issues
+            if pointExample == nil, let p = outcome.pointId { pointExample = p }
+            if let a = outcome.added { added.append(a) }
         }
         if let example = pointExample, radius == nil {
             if !f.has("radius") {
@@ -207,6 +282,10 @@ extension CampaignDecoder {
             added.removeAll { if case .circle = $0.0.shape { return true } else { return false } }
             scope.regionsIncomplete = true
         }
+        scope.regionIds.reserveCapacity(scope.regionIds.count + added.count)
+        scope.regionIdPlace.reserveCapacity(scope.regionIdPlace.count + added.count)
+        scope.regions.reserveCapacity(scope.regions.count + added.count)
+        scope.origins.reserveCapacity(scope.origins.count + added.count)
         for (region, feature, mark) in added {
             if let first = scope.regionIds[region.id] {
                 let label = "feature \(feature + 1) ('\(region.id)')"
@@ -218,7 +297,10 @@ extension CampaignDecoder {
             }
             scope.regionIds[region.id] = pathNode.mark
             scope.regionIdPlace[region.id] = .imported(feature: feature + 1, id: region.id, file: rel, line: pathNode.mark.line)
-            for t in region.tags { scope.tags.insert(t) }
+            // The import's own tags were added above; only a feature's extra tags are new.
+            if region.tags.count > extraTags.count {
+                for t in region.tags.dropFirst(extraTags.count) { scope.tags.insert(t) }
+            }
             scope.regions.append(region)
             scope.origins.append(.imported(entry: entry, mark: pathNode.mark, file: rel))
         }

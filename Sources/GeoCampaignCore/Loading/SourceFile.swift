@@ -7,6 +7,9 @@ final class SourceFile {
     private let bytes: [UInt8]
     /// Byte offset where each line starts, computed on first use.
     private var lineStarts: [Int]?
+    /// Lines already cut, so that diagnostics quoting one line share one string (a minified
+    /// GeoJSON file is one long line that thousands of diagnostics may quote).
+    private var cutLines: [Int: String] = [:]
     /// Diagnostics found in this file, in the order they were found.
     private(set) var diagnostics: [Diagnostic] = []
     /// Positions and messages already recorded, so a problem found twice is reported once.
@@ -26,6 +29,7 @@ final class SourceFile {
     /// Line `n` (1-based) without its line break, or nil when out of range.
     /// - Complexity: O(file size) on the first call (finding line starts), then O(line length).
     func line(_ n: Int) -> String? {
+        if let cut = cutLines[n] { return cut }
         let s = starts()
         guard n >= 1 && n <= s.count else { return nil }
         let start = s[n - 1]
@@ -35,7 +39,9 @@ final class SourceFile {
             if end > start && bytes[end - 1] == 0x0A { end -= 1 }
             if end > start && bytes[end - 1] == 0x0D { end -= 1 }
         }
-        return String(decoding: bytes[start..<end], as: UTF8.self)
+        let cut = String(decoding: bytes[start..<end], as: UTF8.self)
+        cutLines[n] = cut
+        return cut
     }
 
     /// Line start offsets, found once by a byte scan.

@@ -101,3 +101,26 @@ final class DuringConditionTests: XCTestCase {
         XCTAssertEqual(LocalTime.isoWeekday(ofDay: Timestamp.days(year: 1969, month: 12, day: 28)), 7)
     }
 }
+
+/// The windows `during` caches across users equal the windows computed afresh, whatever the
+/// order in which users' timelines ask for days (later ranges first, overlapping, far away).
+final class DuringWindowCacheTests: XCTestCase {
+    func testCachedWindowsEqualFreshOnes() {
+        let condition = DuringCondition(days: [1, 3, 5, 6], startMinute: 2 * 60 + 30, endMinute: 60, timezone: "America/Los_Angeles")
+        let shared = DuringEvaluator(condition)
+        let day: Int64 = 86_400_000
+        let base = utc(2026, 3, 1)
+        let timelines: [(Int64, Int64)] = [
+            (base + 20 * day, base + 40 * day), (base, base + 25 * day), (base - 300 * day, base - 290 * day),
+            (base + 35 * day + 7_200_000, base + 36 * day), (base + 100_000 * day, base + 100_003 * day), (base, base + 1),
+        ]
+        for (t0, tEnd) in timelines {
+            let ctx = EvaluationContext(visits: [], domain: IntervalSet.timeline(t0: t0, tEnd: tEnd))
+            let fresh = DuringEvaluator(condition).intervals(ctx)
+            XCTAssertEqual(shared.intervals(ctx), fresh, "timeline \(t0)-\(tEnd)")
+            XCTAssertEqual(shared.intervals(ctx), fresh, "timeline \(t0)-\(tEnd), asked again")
+        }
+        let spring = EvaluationContext(visits: [], domain: IntervalSet.timeline(t0: base, tEnd: base + 30 * day))
+        XCTAssertFalse(shared.intervals(spring).intervals.isEmpty)
+    }
+}
