@@ -18,8 +18,11 @@ struct ReplayDriver {
         let progress = ProgressLine(quiet: history.quiet)
         let campaigns = try CampaignLoading.load(history.campaignPaths).campaignSet
         clock.lap("campaigns")
-        let replay = Replay(campaigns: campaigns, options: .init(untilMs: history.untilMs, threads: history.threads,
-                                                                 evaluateRules: evaluateRules))
+        // Compiling the regions and rules does not depend on the history: it runs while the history is read.
+        // (With --sorted the stream starts at once, so it is compiled here, on this thread, where it
+        // reuses the memory the loader freed.)
+        let compiled = Compiled(campaigns, .init(untilMs: history.untilMs, threads: history.threads, evaluateRules: evaluateRules),
+                                inBackground: !sorted)
         let render = makeRender(campaigns)
         let sink = try OutputSink(path: history.output)
         try sink.write(header)
@@ -28,7 +31,7 @@ struct ReplayDriver {
         if sorted {
             var streamed = HistoryStats()
             let history = self.history
-            counters = try replay.runStreaming(produce: { emit in
+            counters = try compiled.replay.runStreaming(produce: { emit in
                 try withoutActuallyEscaping(emit) { emit in
                     streamed = try HistoryLoading.stream(history, progress: progress, onUser: emit)
                 }
@@ -40,7 +43,7 @@ struct ReplayDriver {
             let (h, s) = try HistoryLoading.read(history, progress: progress)
             stats = s
             clock.lap("read")
-            counters = try replay.run(history: h, render: render, sink: sink.write, progress: { users, all, fixes in
+            counters = try compiled.replay.run(history: h, render: render, sink: sink.write, progress: { users, all, fixes in
                 progress.rate("replay", fixes: fixes, fraction: Double(users) / Double(max(1, all)))
             })
             progress.finish()
@@ -49,5 +52,32 @@ struct ReplayDriver {
         clock.lap(sorted ? "write" : "replay")
         if !history.quiet { Summary.print(stats: stats, counters: counters, clock: clock, decisions: evaluateRules) }
         return .success
+    }
+}
+
+/// A `Replay` compiled on a background thread; `replay` waits for it.
+private final class Compiled: @unchecked Sendable {
+    private let done = DispatchGroup()
+    private var value: Replay?
+    private let campaigns: CampaignSet
+    private let options: Replay.Options
+
+    init(_ campaigns: CampaignSet, _ options: Replay.Options, inBackground: Bool) {
+        self.campaigns = campaigns
+        self.options = options
+        guard inBackground else {
+            value = Replay(campaigns: campaigns, options: options)
+            return
+        }
+        done.enter()
+        DispatchQueue.global().async {
+            self.value = Replay(campaigns: campaigns, options: options)
+            self.done.leave()
+        }
+    }
+
+    var replay: Replay {
+        done.wait()
+        return value ?? Replay(campaigns: campaigns, options: options)
     }
 }

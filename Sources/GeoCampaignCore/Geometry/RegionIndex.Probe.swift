@@ -6,6 +6,8 @@ extension RegionIndex {
         let slots: UnsafeBufferPointer<CellTable.Slot>
         let runs: UnsafeBufferPointer<CellTable.Run>
         let items: UnsafeBufferPointer<Item>
+        let boxes: UnsafeBufferPointer<BoundingBox>
+        let owners: UnsafeBufferPointer<Int32>
 
         /// The first run of the tile with key `tile` on `level`, or -1 when no box touches it.
         @inline(__always) func tileBase(_ tile: Int64, _ level: Level) -> Int {
@@ -39,8 +41,9 @@ extension RegionIndex {
         /// - Complexity: O(levels + boxes listed in the point's cells).
         @inline(__always) func query(lat: Double, lon: Double, into result: inout [Int32]) {
             forEachCell(lat: lat, lon: lon) { start, count in
-                for k in start..<(start + count) where items[k].box.contains(lat: lat, lon: lon) {
-                    result.append(items[k].owner)
+                for k in start..<(start + count) {
+                    let e = Int(items[k].entry)
+                    if boxes[e].contains(lat: lat, lon: lon) { result.append(owners[e]) }
                 }
             }
         }
@@ -76,8 +79,9 @@ extension RegionIndex.Probe {
             if base < 0 { continue }
             let run = runs[base + CellTable.offsetInTile(x, y)]
             let start = Int(run.start)
-            for k in start..<(start + Int(run.count)) where items[k].box.contains(lat: lat, lon: lon) {
-                result.append(items[k].owner)
+            for k in start..<(start + Int(run.count)) {
+                let e = Int(items[k].entry)
+                if boxes[e].contains(lat: lat, lon: lon) { result.append(owners[e]) }
             }
         }
     }

@@ -41,16 +41,6 @@ extension CampaignDecoder {
         "\(label) has a position out of range (longitude \(ValueParser.fmt(c.lon)), latitude \(ValueParser.fmt(c.lat))): GeoJSON writes [longitude, latitude], longitude first"
     }
 
-    /// The resolved paths of the GeoJSON files the `regions` of this YAML document import
-    /// (for reading them ahead; the entries themselves are checked by `decodeImport`).
-    func importPaths(_ root: YAMLNode) -> [String] {
-        guard let regions = root.pairs?.first(where: { $0.key.scalar == "regions" })?.value.items else { return [] }
-        return regions.compactMap { entry in
-            guard let rel = entry.pairs?.first(where: { $0.key.scalar == "import" })?.value.scalar, !rel.isEmpty else { return nil }
-            return resolvedImportPath(rel)
-        }
-    }
-
     /// An import path as written, resolved against this YAML file's folder.
     func resolvedImportPath(_ rel: String) -> String {
         if rel.hasPrefix("/") || directory.isEmpty { return rel }
@@ -258,6 +248,7 @@ extension CampaignDecoder {
         case .success(let file):
             geo = file
         }
+        imports.release(resolved)
         let root = geo.root
         guard root["type"]?.string == "FeatureCollection", let features = root["features"]?.array else {
             let t = root["type"]?.string.map { " (its type is '\($0)')" } ?? ""

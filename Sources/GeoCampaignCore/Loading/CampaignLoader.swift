@@ -69,7 +69,6 @@ public struct CampaignLoader: Sendable {
             for p in parser.problems { source.error(p.mark, p.message) }
             if let root {
                 let decoder = CampaignDecoder(file: source, imports: imports)
-                imports.readAhead(decoder.importPaths(root))
                 switch decoder.decode(root) {
                 case .campaign(let c, let mark):
                     if !c.id.isEmpty, let first = campaignIds[c.id] {

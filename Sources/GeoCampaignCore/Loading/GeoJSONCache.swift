@@ -13,52 +13,23 @@ final class GeoJSONCache {
     }
 
     private var cache: [String: Result<File, ValueError>] = [:]
-    /// Files read ahead (in parallel) and not yet asked for.
-    private var readAhead: [String: Result<File, ValueError>] = [:]
     private var order: [SourceFile] = []
     private var flushed: [ObjectIdentifier: Int] = [:]
 
     /// The parsed file at `path`, or why it cannot be had (the message follows "the import 'x' ").
     func file(at path: String) -> Result<File, ValueError> {
         if let r = cache[path] { return r }
-        let r = readAhead.removeValue(forKey: path) ?? Self.read(path)
+        let r = Self.read(path)
         cache[path] = r
         if case .success(let f) = r { order.append(f.source) }
         return r
     }
 
-    /// Reads and parses the files at `paths` not read yet, several at a time, so that later
-    /// `file(at:)` calls find them ready. Results and the order of diagnostics are those of
-    /// reading each file when it is first asked for.
-    /// - Complexity: O(total size) work, spread over the available cores.
-    func readAhead(_ paths: [String]) {
-        var todo: [String] = []
-        for p in paths where cache[p] == nil && readAhead[p] == nil && !todo.contains(p) { todo.append(p) }
-        guard todo.count > 1 else { return }
-        let results = ResultSlots(count: todo.count)
-        DispatchQueue.concurrentPerform(iterations: todo.count) { k in
-            results.set(k, Self.read(todo[k]))
-        }
-        for (k, p) in todo.enumerated() {
-            if let r = results.get(k) { readAhead[p] = r }
-        }
-    }
-
-    /// One result slot per file read ahead, written once each from worker threads.
-    private final class ResultSlots: @unchecked Sendable {
-        private var slots: [Result<File, ValueError>?]
-        private let lock = NSLock()
-        init(count: Int) { slots = Array(repeating: nil, count: count) }
-        func set(_ k: Int, _ r: Result<File, ValueError>) {
-            lock.lock()
-            slots[k] = r
-            lock.unlock()
-        }
-        func get(_ k: Int) -> Result<File, ValueError>? {
-            lock.lock()
-            defer { lock.unlock() }
-            return slots[k]
-        }
+    /// Forgets the parsed tree of `path` once an import entry has decoded it, so that a load holds
+    /// at most the trees being decoded; a later entry importing the same file parses it again.
+    /// Failures stay cached (they are small, and their message is given once per entry anyway).
+    func release(_ path: String) {
+        if case .success = cache[path] { cache[path] = nil }
     }
 
     /// Diagnostics inside import files not returned before, file by file.

@@ -17,7 +17,7 @@ extension Replay {
                              render: @escaping @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8],
                              sink: @escaping ([UInt8]) throws -> Void) throws -> ReplayCounters {
         let results = StreamResults()
-        let inFlight = DispatchSemaphore(value: 2 * options.threads)
+        let inFlight = DispatchSemaphore(value: options.threads + 1)
         let workers = DispatchQueue(label: "geocampaign.replay", attributes: .concurrent)
         let group = DispatchGroup()
         var total = ReplayCounters()
@@ -58,7 +58,7 @@ extension Replay {
             try produce { id, fixes in
                 block.append((id, fixes))
                 blockFixes += fixes.count
-                if block.count >= 256 || blockFixes >= 65_536 { try submit() }
+                if block.count >= 128 || blockFixes >= 16_384 { try submit() }
             }
             try submit()
             try drain(waitingFor: submitted)
