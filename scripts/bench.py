@@ -3,7 +3,7 @@
 print a table: fixes/s end to end, the time of each stage, peak resident memory, core count.
 
 Usage: scripts/bench.py [--sizes "S M L"] [--bin .build/release/geocampaign] [--threads N]
-                        [--regions N] [--sorted] [--extra "M:100000"]
+                        [--no-sorted] [--extra "M:100000"]
 The data goes to bench-data/ (git-ignored); it is made by scripts/gen_bench.py with a fixed seed.
 """
 import argparse, os, re, subprocess, sys, time
@@ -16,7 +16,7 @@ ap.add_argument("--sizes", default="S M L")
 ap.add_argument("--bin", default=os.path.join(root, ".build/release/geocampaign"))
 ap.add_argument("--threads", type=int)
 ap.add_argument("--extra", default="M:100000", help="SIZE:REGIONS runs besides the standard sizes (empty for none)")
-ap.add_argument("--sorted", action="store_true", help="also run L with --sorted on a user-grouped copy")
+ap.add_argument("--no-sorted", action="store_true", help="skip the run of L with --sorted on a user-grouped copy")
 a = ap.parse_args()
 
 
@@ -69,7 +69,7 @@ def run(d, extra=(), history="history.jsonl"):
     if status != 0:
         sys.exit(f"{' '.join(cmd)} failed ({status}):\n{err}")
     fixes = int(re.search(r"fixes accepted: (\d+)", err).group(1))
-    stages = dict((k, float(v)) for k, v in re.findall(r"(\w+) ([\d.]+) s", err.split("stages:")[-1]))
+    stages = dict((k, float(v)) for k, v in re.findall(r"([\w+]+) ([\d.]+) s", err.split("stages:")[-1]))
     return {"wall": wall, "fixes": fixes, "rss_mb": ru.ru_maxrss / 1024, "stages": stages,
             "decisions": count_lines(out), "base_mb": base_rss_mb(d)}
 
@@ -88,7 +88,7 @@ for size, regions in plan:
     rows.append(r)
     print(f"{r['name']}: {r['fixes'] / r['wall'] / 1e6:.2f} M fixes/s, {r['wall']:.2f} s, peak {r['rss_mb']:.0f} MB",
           file=sys.stderr, flush=True)
-if a.sorted and "L" in a.sizes.split():
+if not a.no_sorted and "L" in a.sizes.split():
     d = data_dir("L")
     sorted_path = os.path.join(d, "history.sorted.jsonl")
     if not os.path.exists(sorted_path):
