@@ -27,6 +27,15 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
     public var message: String
     /// The text of the offending line, without its line break; nil when there is none.
     public var sourceLine: String?
+    /// For a long source line, the part shown (with "..." where cut) and the 0-based scalar index
+    /// where it starts, cut once by the `SourceFile` that knows the line; nil: cut here if needed.
+    var window: ShownWindow?
+
+    /// A window of a long source line.
+    struct ShownWindow: Sendable, Equatable {
+        var text: String
+        var start: Int
+    }
 
     /// Creates a diagnostic.
     public init(severity: Severity, path: String, line: Int, column: Int, message: String, sourceLine: String? = nil) {
@@ -46,8 +55,10 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
             // A very long line (minified GeoJSON) is cut to a window around the column.
             var source = full
             var col = column
-            let scalars = Array(full.unicodeScalars)
-            if scalars.count > Self.maxShownLine {
+            if let w = window {
+                source = w.text
+                col = column - w.start + (w.start > 0 ? 3 : 0)
+            } else if full.utf8.count > Self.maxShownLine, case let scalars = Array(full.unicodeScalars), scalars.count > Self.maxShownLine {
                 let start = max(0, min(column - 1 - Self.maxShownLine / 2, scalars.count - Self.maxShownLine))
                 let end = min(scalars.count, start + Self.maxShownLine)
                 var view = String.UnicodeScalarView()

@@ -10,6 +10,9 @@ final class SourceFile {
     /// Lines already cut, so that diagnostics quoting one line share one string (a minified
     /// GeoJSON file is one long line that thousands of diagnostics may quote).
     private var cutLines: [Int: String] = [:]
+    /// For long cut lines: their UTF-8 bytes and the byte offset of each Unicode scalar, so that
+    /// each diagnostic cuts its window in O(window) (see `Diagnostic.window`).
+    private var scalarTables: [Int: (utf8: [UInt8], offsets: [Int32])] = [:]
     /// Diagnostics found in this file, in the order they were found.
     private(set) var diagnostics: [Diagnostic] = []
     /// Positions and messages already recorded, so a problem found twice is reported once.
@@ -82,8 +85,32 @@ final class SourceFile {
     private func add(_ severity: Diagnostic.Severity, _ mark: SourceMark, _ message: String) {
         let source = line(mark.line)
         guard seen.insert("\(mark.line):\(mark.column):\(message)").inserted else { return }
-        diagnostics.append(Diagnostic(severity: severity, path: path, line: mark.line, column: mark.column,
-                                      message: message, sourceLine: source))
+        var d = Diagnostic(severity: severity, path: path, line: mark.line, column: mark.column,
+                           message: message, sourceLine: source)
+        if let source, source.utf8.count > Diagnostic.maxShownLine {
+            let table = scalarTable(mark.line, source)
+            let count = table.offsets.count
+            if count > Diagnostic.maxShownLine {
+                let start = max(0, min(mark.column - 1 - Diagnostic.maxShownLine / 2, count - Diagnostic.maxShownLine))
+                let end = min(count, start + Diagnostic.maxShownLine)
+                let from = Int(table.offsets[start]), to = end < count ? Int(table.offsets[end]) : table.utf8.count
+                let text = (start > 0 ? "..." : "") + String(decoding: table.utf8[from..<to], as: UTF8.self) + (end < count ? "..." : "")
+                d.window = Diagnostic.ShownWindow(text: text, start: start)
+            }
+        }
+        diagnostics.append(d)
+    }
+
+    /// The scalar table of long line `n`, built once.
+    /// - Complexity: O(line length) on the first call for a line, then O(1).
+    private func scalarTable(_ n: Int, _ text: String) -> (utf8: [UInt8], offsets: [Int32]) {
+        if let t = scalarTables[n] { return t }
+        let utf8 = Array(text.utf8)
+        var offsets: [Int32] = []
+        offsets.reserveCapacity(utf8.count)
+        for (i, b) in utf8.enumerated() where b & 0xC0 != 0x80 { offsets.append(Int32(i)) }
+        scalarTables[n] = (utf8, offsets)
+        return (utf8, offsets)
     }
 
     /// The diagnostics ordered by position (stable for equal positions).
