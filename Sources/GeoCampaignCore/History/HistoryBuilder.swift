@@ -97,21 +97,9 @@ public final class HistoryBuilder {
     /// is split at line boundaries into `threads` parts parsed at the same time.
     /// - Throws: `HistoryError.cannotOpen` naming the path, `.readFailed`, or what `onReject` throws.
     public func readJSONLines(path: String) throws {
-        let fd: Int32
-        if path == "-" {
-            fd = 0
-        } else {
-            fd = open(path, O_RDONLY)
-            if fd < 0 { throw HistoryError.cannotOpen(path: path, reason: String(cString: strerror(errno))) }
-        }
-        defer { if fd != 0 { close(fd) } }
-        var st = stat()
-        let known = fstat(fd, &st) == 0
-        if known && (st.st_mode & S_IFMT) == S_IFDIR {
-            throw HistoryError.cannotOpen(path: path, reason: "is a directory")
-        }
-        let regular = known && (st.st_mode & S_IFMT) == S_IFREG
-        let size = regular ? Int(st.st_size) : 0
+        let input = try OpenedInput(path: path)
+        defer { withExtendedLifetime(input) {} }
+        let fd = input.fd, regular = input.regular, size = input.size
         stats.files += 1
         meter.begin(path: path, total: size, callback: progress)
         if regular && path != "-" && threads > 1 && size >= parallelMinBytes {

@@ -83,20 +83,9 @@ public final class SortedHistoryReader {
     /// Reads a JSON Lines file (`-` is stdin) in 4 MiB blocks.
     /// - Throws: as `read(path:)`.
     public func readJSONLines(path: String) throws {
-        let fd: Int32
-        if path == "-" {
-            fd = 0
-        } else {
-            fd = open(path, O_RDONLY)
-            if fd < 0 { throw HistoryError.cannotOpen(path: path, reason: String(cString: strerror(errno))) }
-        }
-        defer { if fd != 0 { close(fd) } }
-        var st = stat()
-        let known = fstat(fd, &st) == 0
-        if known && (st.st_mode & S_IFMT) == S_IFDIR {
-            throw HistoryError.cannotOpen(path: path, reason: "is a directory")
-        }
-        let size = known && (st.st_mode & S_IFMT) == S_IFREG ? Int(st.st_size) : 0
+        let input = try OpenedInput(path: path)
+        defer { withExtendedLifetime(input) {} }
+        let fd = input.fd, size = input.size
         stats.files += 1
         meter.begin(path: path, total: size, callback: progress)
         let parser = JSONLineParser(fields: fields)
