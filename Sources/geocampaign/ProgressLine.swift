@@ -8,6 +8,9 @@ final class ProgressLine {
     private let start = Date()
     private var lastDraw = Date.distantPast
     private var drawn = false
+    /// The stage `rate` last reported and when it began.
+    private var rateStage = ""
+    private var rateStart = Date()
 
     /// Creates a display; it draws nothing unless stderr is a terminal and `quiet` is false.
     init(quiet: Bool) {
@@ -38,9 +41,13 @@ final class ProgressLine {
         lock.lock()
         defer { lock.unlock() }
         let now = Date()
-        let elapsed = now.timeIntervalSince(start)
-        guard elapsed > 1, now.timeIntervalSince(lastDraw) > 0.2 else { return }
+        if stage != rateStage {
+            rateStage = stage
+            rateStart = now
+        }
+        guard now.timeIntervalSince(start) > 1, now.timeIntervalSince(rateStart) > 0.2, now.timeIntervalSince(lastDraw) > 0.2 else { return }
         lastDraw = now
+        let elapsed = max(0.001, now.timeIntervalSince(rateStart))
         var s = "\(stage): \(Int(fraction * 100))%, " + String(format: "%.2fM fixes/s", Double(fixes) / elapsed / 1e6)
         if fraction > 0.01 && fraction < 1 { s += ", ETA " + String(format: "%.0f s", elapsed / fraction - elapsed) }
         Console.err("\r\u{1B}[K" + s)
