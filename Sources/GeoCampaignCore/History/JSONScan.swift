@@ -79,6 +79,20 @@ enum JSONScan {
         }
     }
 
+    /// Scans an object member's name, the colon and the whitespace after it, from `i` (at the
+    /// opening quote); returns the index of the member's value, or -1 when malformed.
+    @inline(__always)
+    static func memberName(_ p: UnsafePointer<UInt8>, _ i0: Int, _ end: Int, hasEscape: inout Bool) -> Int {
+        if i0 >= end || p[i0] != 0x22 { return -1 }
+        var i = string(p, i0 + 1, end, hasEscape: &hasEscape)
+        if i < 0 { return -1 }
+        skipWS(p, &i, end)
+        if i >= end || p[i] != 0x3A { return -1 }
+        i += 1
+        skipWS(p, &i, end)
+        return i
+    }
+
     /// Scans any JSON value at `i` (whitespace before it already skipped), nested containers
     /// included, without recursion: `stack` holds one entry per open container (true = object),
     /// so depth is bounded only by the line length.
@@ -97,13 +111,8 @@ enum JSONScan {
                     i += 1
                 } else {
                     stack.append(true)
-                    if i >= end || p[i] != 0x22 { return -1 }
-                    i = string(p, i + 1, end, hasEscape: &esc)
+                    i = memberName(p, i, end, hasEscape: &esc)
                     if i < 0 { return -1 }
-                    skipWS(p, &i, end)
-                    if i >= end || p[i] != 0x3A { return -1 }
-                    i += 1
-                    skipWS(p, &i, end)
                     continue nextValue
                 }
             case 0x5B:
@@ -134,13 +143,8 @@ enum JSONScan {
                     i += 1
                     skipWS(p, &i, end)
                     if inObject {
-                        if i >= end || p[i] != 0x22 { return -1 }
-                        i = string(p, i + 1, end, hasEscape: &esc)
+                        i = memberName(p, i, end, hasEscape: &esc)
                         if i < 0 { return -1 }
-                        skipWS(p, &i, end)
-                        if i >= end || p[i] != 0x3A { return -1 }
-                        i += 1
-                        skipWS(p, &i, end)
                     }
                     continue nextValue
                 }

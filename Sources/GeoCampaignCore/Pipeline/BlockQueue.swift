@@ -1,18 +1,20 @@
 import Foundation
 
-/// Hands out block numbers to worker threads and gives the finished blocks back in order.
+/// Blocks of users computed on worker threads and handed back in order: workers `finish` blocks
+/// in any order, the writing thread `wait`s for them one by one. With a known `count` (a whole
+/// history) `take` also hands out the block numbers; a stream numbers its blocks itself.
 final class BlockQueue: @unchecked Sendable {
+    /// The number of blocks, when known in advance.
     let count: Int
     private let condition = NSCondition()
     private var next = 0
-    private var done: [([UInt8], ReplayCounters)?]
+    private var done: [Int: ([UInt8], ReplayCounters)] = [:]
 
-    init(count: Int) {
+    init(count: Int = 0) {
         self.count = count
-        done = Array(repeating: nil, count: count)
     }
 
-    /// The next block to compute, or nil when all are taken.
+    /// The next block to compute, or nil when all `count` are taken.
     func take() -> Int? {
         condition.lock()
         defer { condition.unlock() }
@@ -34,8 +36,15 @@ final class BlockQueue: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while done[block] == nil { condition.wait() }
-        let r = done[block] ?? ([], ReplayCounters())
-        done[block] = ([], ReplayCounters())
-        return r
+        return done.removeValue(forKey: block) ?? ([], ReplayCounters())
+    }
+
+    /// The first block number at or after `first` that is not finished yet.
+    func firstUnfinished(from first: Int) -> Int {
+        condition.lock()
+        defer { condition.unlock() }
+        var n = first
+        while done[n] != nil { n += 1 }
+        return n
     }
 }

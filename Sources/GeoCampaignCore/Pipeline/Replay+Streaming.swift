@@ -16,7 +16,7 @@ extension Replay {
     public func runStreaming(produce: ((String, [Fix]) throws -> Void) throws -> Void,
                              render: @escaping @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8],
                              sink: @escaping ([UInt8]) throws -> Void) throws -> ReplayCounters {
-        let results = StreamResults()
+        let results = BlockQueue()
         let inFlight = DispatchSemaphore(value: options.threads + 1)
         let workers = DispatchQueue(label: "geocampaign.replay", attributes: .concurrent)
         let group = DispatchGroup()
@@ -52,7 +52,7 @@ extension Replay {
                 }
                 results.finish(number, bytes: out, counters: local)
             }
-            try drain(waitingFor: results.readyPrefix(from: written))
+            try drain(waitingFor: results.firstUnfinished(from: written))
         }
         do {
             try produce { id, fixes in
