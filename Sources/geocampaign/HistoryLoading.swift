@@ -11,24 +11,51 @@ enum HistoryLoading {
     /// What both ways of reading share: field mapping, the rejects file and `--strict`.
     private struct Setup {
         var fields = HistoryFields()
-        var writer: RejectsWriter?
+        var rejects: LazyRejects
         var onReject: (RejectedLine) throws -> Void = { _ in }
         var totalBytes = 0
     }
 
-    private static func setup(_ o: HistoryOptions) throws -> Setup {
-        var s = Setup()
+    /// The rejects file, created when first needed: at the first rejected line, when reading
+    /// ends or when it fails, each time after `gate` has passed (see `read`).
+    private final class LazyRejects {
+        private let path: String?
+        private let gate: () throws -> Void
+        private var opened: RejectsWriter?
+        private var tried = false
+
+        init(path: String?, gate: @escaping () throws -> Void) {
+            self.path = path
+            self.gate = gate
+        }
+
+        /// Passes the gate, then opens the file if one is named (once).
+        func open() throws -> RejectsWriter? {
+            try gate()
+            guard let path, !tried else { return opened }
+            tried = true
+            do {
+                opened = try RejectsWriter(path: path)
+            } catch {
+                throw CLIError(message: "\(path): cannot be written: \(error)", code: .failure)
+            }
+            return opened
+        }
+
+        func close() throws { try opened?.close() }
+    }
+
+    private static func setup(_ o: HistoryOptions, gate: @escaping () throws -> Void) throws -> Setup {
+        var s = Setup(rejects: LazyRejects(path: o.rejects, gate: gate))
         for (name, source) in o.fieldMap.sorted(by: { $0.key < $1.key }) {
-            do { try s.fields.apply("\(name)=\(source)") } catch { throw CLIError(message: "--field \(name)=\(source): \(error)", code: .usage) }
+            do { try s.fields.apply("\(name)=\(source)") } catch {
+                try gate()
+                throw CLIError(message: "--field \(name)=\(source): \(error)", code: .usage)
+            }
         }
-        do {
-            s.writer = try o.rejects.map { try RejectsWriter(path: $0) }
-        } catch {
-            throw CLIError(message: "\(o.rejects ?? ""): cannot be written: \(error)", code: .failure)
-        }
-        let writer = s.writer, strict = o.strict
+        let rejects = s.rejects, strict = o.strict
         s.onReject = { r in
-            try writer?.write(r)
+            try rejects.open()?.write(r)
             if strict { throw StrictStop(reject: r) }
         }
         for path in o.historyPaths where path != "-" {
@@ -38,28 +65,37 @@ enum HistoryLoading {
         return s
     }
 
-    /// Runs `body`, closing the rejects file, and maps reading errors to messages and exit statuses.
-    private static func mapping<T>(_ writer: RejectsWriter?, _ body: () throws -> T) throws -> T {
+    /// Runs `body`, then creates and closes the rejects file, and maps reading errors to messages
+    /// and exit statuses. A failure is reported only once the rejects file could be opened (so
+    /// errors come in the order of the stages: gate, rejects file, reading).
+    private static func mapping<T>(_ rejects: LazyRejects, _ body: () throws -> T) throws -> T {
         do {
             let result = try body()
-            try writer?.close()
+            _ = try rejects.open()
+            try rejects.close()
             return result
         } catch let stop as StrictStop {
-            try? writer?.close()
+            try? rejects.close()
             let r = stop.reject
             throw CLIError.data("\(r.path):\(r.line): rejected line (\(r.reason.rawValue)): \(r.detail); --strict makes any rejected line fatal")
         } catch let e as HistoryError {
-            try? writer?.close()
+            _ = try rejects.open()
+            try? rejects.close()
             switch e {
             case .cannotOpen(let path, let reason): throw CLIError.noInput(path, reason)
             case .malformedGPX: throw CLIError(message: e.description, code: .dataError)
             default: throw CLIError(message: e.description, code: .failure)
             }
         } catch let e as HistorySortError {
-            try? writer?.close()
+            _ = try rejects.open()
+            try? rejects.close()
             throw CLIError.data(e.description)
+        } catch let e as CLIError {
+            try? rejects.close()
+            throw e
         } catch {
-            try? writer?.close()
+            _ = try rejects.open()
+            try? rejects.close()
             throw error
         }
     }
@@ -69,13 +105,22 @@ enum HistoryLoading {
     }
 
     /// Reads every history file whole; users are grouped and each one's fixes sorted by time.
-    static func read(_ o: HistoryOptions, progress: ProgressLine? = nil, gpxUser: String? = nil, gpxStartMs: Int64? = nil) throws -> (History, HistoryStats) {
-        let s = try setup(o)
+    ///
+    /// `gate` runs before anything is written (the rejects file) and before any error is
+    /// reported; what it throws wins. `evaluate` and `events` read the history while the
+    /// campaigns load, and their gate waits for the campaigns (and opens the output), so that a
+    /// campaign error is reported as if the campaigns had been loaded first and no file is
+    /// touched. It runs on the calling thread.
+    static func read(_ o: HistoryOptions, progress: ProgressLine? = nil, gpxUser: String? = nil, gpxStartMs: Int64? = nil,
+                     gate: (() throws -> Void)? = nil) throws -> (History, HistoryStats) {
+        let s = try setup(o, gate: gate ?? {})
+        // Without a gate nothing waits: the rejects file is created before reading, as any bad path is best told at once.
+        if gate == nil { _ = try s.rejects.open() }
         let builder = HistoryBuilder(fields: s.fields, until: o.untilMs)
         builder.threads = o.threads
         builder.onReject = s.onReject
         builder.progress = report(progress, total: s.totalBytes)
-        let history = try mapping(s.writer) { () throws -> History in
+        let history = try mapping(s.rejects) { () throws -> History in
             for path in o.historyPaths {
                 try builder.read(path: path, gpxUser: gpxUser, gpxStart: gpxStartMs ?? GPXReader.defaultStart)
             }
@@ -88,12 +133,13 @@ enum HistoryLoading {
     /// Streams histories grouped by user (`--sorted`), handing each user to `onUser` as its lines end.
     /// A user whose lines come back after another user's is an error naming the line (exit 65).
     static func stream(_ o: HistoryOptions, progress: ProgressLine? = nil, onUser: @escaping (String, [Fix]) throws -> Void) throws -> HistoryStats {
-        let s = try setup(o)
+        let s = try setup(o, gate: {})
+        _ = try s.rejects.open()
         let reader = SortedHistoryReader(fields: s.fields, until: o.untilMs)
         reader.onReject = s.onReject
         reader.onUser = onUser
         reader.progress = report(progress, total: s.totalBytes)
-        try mapping(s.writer) {
+        try mapping(s.rejects) {
             for path in o.historyPaths { try reader.read(path: path) }
             try reader.finish()
         }

@@ -2,7 +2,7 @@ import Foundation
 
 /// A one-line progress display on stderr for long runs: only on a terminal, never with `--quiet`,
 /// and only once a run has taken more than a second. Redrawn at most five times a second.
-final class ProgressLine {
+final class ProgressLine: @unchecked Sendable {
     private let enabled: Bool
     private let lock = NSLock()
     private let start = Date()
@@ -11,10 +11,26 @@ final class ProgressLine {
     /// The stage `rate` last reported and when it began.
     private var rateStage = ""
     private var rateStart = Date()
+    /// While held nothing is drawn (another thread may be printing diagnostics).
+    private var held = false
 
     /// Creates a display; it draws nothing unless stderr is a terminal and `quiet` is false.
     init(quiet: Bool) {
         enabled = !quiet && isatty(2) != 0
+    }
+
+    /// Draws nothing until `release`.
+    func hold() {
+        lock.lock()
+        held = true
+        lock.unlock()
+    }
+
+    /// Ends `hold`.
+    func release() {
+        lock.lock()
+        held = false
+        lock.unlock()
     }
 
     /// Reports `done` of `total` (total 0 = unknown) in `unit`s for the stage `stage`.
@@ -24,7 +40,7 @@ final class ProgressLine {
         defer { lock.unlock() }
         let now = Date()
         let elapsed = now.timeIntervalSince(start)
-        guard elapsed > 1, now.timeIntervalSince(lastDraw) > 0.2 || (total > 0 && done >= total) else { return }
+        guard !held, elapsed > 1, now.timeIntervalSince(lastDraw) > 0.2 || (total > 0 && done >= total) else { return }
         lastDraw = now
         var s = "\(stage): " + unit.format(done)
         if total > 0 {
@@ -45,7 +61,7 @@ final class ProgressLine {
             rateStage = stage
             rateStart = now
         }
-        guard now.timeIntervalSince(start) > 1, now.timeIntervalSince(rateStart) > 0.2, now.timeIntervalSince(lastDraw) > 0.2 else { return }
+        guard !held, now.timeIntervalSince(start) > 1, now.timeIntervalSince(rateStart) > 0.2, now.timeIntervalSince(lastDraw) > 0.2 else { return }
         lastDraw = now
         let elapsed = max(0.001, now.timeIntervalSince(rateStart))
         var s = "\(stage): \(Int(fraction * 100))%, " + String(format: "%.2fM fixes/s", Double(fixes) / elapsed / 1e6)

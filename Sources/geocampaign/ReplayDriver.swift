@@ -16,22 +16,22 @@ struct ReplayDriver {
     func run(_ makeRender: (CampaignSet) -> @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8]) throws -> ExitCode {
         var clock = StageClock()
         let progress = ProgressLine(quiet: history.quiet)
-        let campaigns = try CampaignLoading.load(history.campaignPaths).campaignSet
-        clock.lap("campaigns")
-        // Compiling the regions and rules does not depend on the history: it runs while the history is read.
-        // (With --sorted the stream starts at once, so it is compiled here, on this thread, where it
-        // reuses the memory the loader freed.)
-        let compiled = Compiled(campaigns, .init(untilMs: history.untilMs, threads: history.threads, evaluateRules: evaluateRules),
-                                inBackground: !sorted)
-        let render = makeRender(campaigns)
-        let sink = try OutputSink(path: history.output)
-        try sink.write(header)
+        let options = Replay.Options(untilMs: history.untilMs, threads: history.threads, evaluateRules: evaluateRules)
         let stats: HistoryStats
         let counters: ReplayCounters
+        let sink: OutputSink
         if sorted {
+            // The stream starts at once and needs the compiled campaigns, so they are loaded and
+            // compiled first, on this thread, where compiling reuses the memory the loader freed.
+            let job = CampaignJob(paths: history.campaignPaths, options: options, inBackground: false)
+            let (campaigns, replay) = try job.wait()
+            clock.lap("campaigns")
+            let render = makeRender(campaigns)
+            sink = try OutputSink(path: history.output)
+            try sink.write(header)
             var streamed = HistoryStats()
             let history = self.history
-            counters = try compiled.replay.runStreaming(produce: { emit in
+            counters = try replay.runStreaming(produce: { emit in
                 try withoutActuallyEscaping(emit) { emit in
                     streamed = try HistoryLoading.stream(history, progress: progress, onUser: emit)
                 }
@@ -40,10 +40,28 @@ struct ReplayDriver {
             progress.finish()
             clock.lap("read+replay")
         } else {
-            let (h, s) = try HistoryLoading.read(history, progress: progress)
+            // The campaigns load and compile on another thread while the history is read. Nothing
+            // is written and no reading error is told before they have loaded: the gate waits for
+            // them (their errors win), then opens the output, as when they were loaded first.
+            progress.hold()
+            let job = CampaignJob(paths: history.campaignPaths, options: options, inBackground: true, loaded: { progress.release() })
+            var opened: OutputSink?
+            let output = history.output, header = self.header
+            let gate = { () throws -> OutputSink in
+                _ = try job.wait()
+                if let opened { return opened }
+                let s = try OutputSink(path: output)
+                try s.write(header)
+                opened = s
+                return s
+            }
+            let (h, s) = try HistoryLoading.read(history, progress: progress, gate: { _ = try gate() })
             stats = s
             clock.lap("read")
-            counters = try compiled.replay.run(history: h, render: render, sink: sink.write, progress: { users, all, fixes in
+            sink = try gate()
+            let (campaigns, replay) = try job.wait()
+            clock.record("campaigns", seconds: job.loadSeconds, during: "read")
+            counters = try replay.run(history: h, render: makeRender(campaigns), sink: sink.write, progress: { users, all, fixes in
                 progress.rate("replay", fixes: fixes, fraction: Double(users) / Double(max(1, all)))
             })
             progress.finish()
@@ -55,29 +73,42 @@ struct ReplayDriver {
     }
 }
 
-/// A `Replay` compiled on a background thread; `replay` waits for it.
-private final class Compiled: @unchecked Sendable {
+/// Loads the campaigns (printing their diagnostics on stderr) and compiles the replay, on a
+/// background thread or on the calling one; `wait` returns both or throws the loading error.
+private final class CampaignJob: @unchecked Sendable {
     private let done = DispatchGroup()
-    private var value: Replay?
-    private let campaigns: CampaignSet
-    private let options: Replay.Options
+    private var result: Result<(CampaignSet, Replay), Error> = .failure(CLIError.silent(.failure))
+    /// Seconds spent loading the campaigns (not compiling them); read after `wait`.
+    private(set) var loadSeconds = 0.0
 
-    init(_ campaigns: CampaignSet, _ options: Replay.Options, inBackground: Bool) {
-        self.campaigns = campaigns
-        self.options = options
+    /// Starts the job; `loaded` is called once the campaigns' diagnostics have been printed.
+    init(paths: [String], options: Replay.Options, inBackground: Bool, loaded: @escaping @Sendable () -> Void = {}) {
+        let work = {
+            let start = Date()
+            do {
+                let campaigns = try CampaignLoading.load(paths).campaignSet
+                self.loadSeconds = Date().timeIntervalSince(start)
+                loaded()
+                self.result = .success((campaigns, Replay(campaigns: campaigns, options: options)))
+            } catch {
+                self.loadSeconds = Date().timeIntervalSince(start)
+                loaded()
+                self.result = .failure(error)
+            }
+        }
         guard inBackground else {
-            value = Replay(campaigns: campaigns, options: options)
+            work()
             return
         }
         done.enter()
         DispatchQueue.global().async {
-            self.value = Replay(campaigns: campaigns, options: options)
+            work()
             self.done.leave()
         }
     }
 
-    var replay: Replay {
+    func wait() throws -> (CampaignSet, Replay) {
         done.wait()
-        return value ?? Replay(campaigns: campaigns, options: options)
+        return try result.get()
     }
 }

@@ -78,4 +78,45 @@ final class ValidateCommandTests: XCTestCase {
         XCTAssertEqual(strict.status, 65)
         XCTAssertTrue(strict.stderr.hasPrefix("error: h.jsonl:2: rejected line (invalid_json)"), strict.stderr)
     }
+
+    /// `evaluate` and `events` read the history while the campaigns load; the errors still come in
+    /// the order of the stages (campaigns, output, rejects file, history), and a campaign error
+    /// leaves the output and rejects files untouched.
+    func testErrorsComeInStageOrderAndBrokenCampaignsTouchNoFile() throws {
+        let good = "{\"user\":\"u\",\"ts\":\"2026-11-16T10:00:00Z\",\"lat\":37.7,\"lon\":-121.7}\nnot json\n"
+        let dir = try write(["bad.yaml": "campaign: c\nregions:\n  - id: r\n    circle: { center: \"37.7, -121.7\", radius: 150m }\nrules:\n  - id: x\n    when: { inside: { regions: [r] } }\n    offer: o\noffers:\n  - id: o\n    cap: 0\n", "h.jsonl": good, "out.jsonl": "kept\n", "rej.jsonl": "kept\n"])
+        let campaigns = BinaryRunner.root.appendingPathComponent("campaigns").path
+        let fm = FileManager.default
+        for command in ["evaluate", "events"] {
+            // Broken campaigns win over a missing history, an unwritable output and bad --field.
+            for extra in [["--history", "nothere.jsonl"], ["--history", "h.jsonl", "--output", "no/such/dir/o.jsonl"],
+                          ["--history", "h.jsonl", "--field", "lat=y"], ["--history", "h.jsonl", "--output", "out.jsonl", "--rejects", "rej.jsonl"]] {
+                let r = try BinaryRunner.run([command, "--campaigns", "bad.yaml"] + extra, cwd: dir)
+                XCTAssertEqual(r.status, 65, "\(command) \(extra): \(r.stderr)")
+                XCTAssertTrue(r.stderr.hasPrefix("bad.yaml:11:10: error: cap: the count must be at least 1"), r.stderr)
+                XCTAssertTrue(r.stderr.hasSuffix("error: the campaigns have 1 error; fix them first ('geocampaign validate' lists them)\n"), r.stderr)
+            }
+            XCTAssertEqual(try String(contentsOf: dir.appendingPathComponent("out.jsonl"), encoding: .utf8), "kept\n")
+            XCTAssertEqual(try String(contentsOf: dir.appendingPathComponent("rej.jsonl"), encoding: .utf8), "kept\n")
+            // With good campaigns: an unwritable output is told before a missing history.
+            let out = try BinaryRunner.run([command, "--campaigns", campaigns, "--history", "nothere.jsonl", "--output", "no/such/dir/o.jsonl"], cwd: dir)
+            XCTAssertEqual(out.status, 1, out.stderr)
+            XCTAssertTrue(out.stderr.contains("no/such/dir/o.jsonl: cannot be written"), out.stderr)
+            // An unwritable rejects file before a missing history; the output is created empty.
+            try? fm.removeItem(at: dir.appendingPathComponent("o2.jsonl"))
+            let rej = try BinaryRunner.run([command, "--campaigns", campaigns, "--history", "nothere.jsonl", "--output", "o2.jsonl", "--rejects", "no/such/dir/r.jsonl"], cwd: dir)
+            XCTAssertEqual(rej.status, 1, rej.stderr)
+            XCTAssertTrue(rej.stderr.contains("no/such/dir/r.jsonl: cannot be written"), rej.stderr)
+            XCTAssertTrue(fm.fileExists(atPath: dir.appendingPathComponent("o2.jsonl").path))
+            // A missing history with good campaigns and files: exit 66, the rejects file is created (empty).
+            try? fm.removeItem(at: dir.appendingPathComponent("r3.jsonl"))
+            let missing = try BinaryRunner.run([command, "--campaigns", campaigns, "--history", "nothere.jsonl", "--rejects", "r3.jsonl"], cwd: dir)
+            XCTAssertEqual(missing.status, 66, missing.stderr)
+            XCTAssertEqual(try String(contentsOf: dir.appendingPathComponent("r3.jsonl"), encoding: .utf8), "")
+            // A good run writes the reject.
+            let ok = try BinaryRunner.run([command, "--campaigns", campaigns, "--history", "h.jsonl", "--rejects", "r4.jsonl", "--output", "o4.jsonl"], cwd: dir)
+            XCTAssertEqual(ok.status, 0, ok.stderr)
+            XCTAssertTrue(try String(contentsOf: dir.appendingPathComponent("r4.jsonl"), encoding: .utf8).contains("invalid_json"))
+        }
+    }
 }
