@@ -4,7 +4,7 @@ import GeoCampaignCore
 /// `geocampaign-bench reader [--threads N] FILE [FILE ...]`: reads JSON Lines histories with the real reader and
 /// prints lines/s and the peak resident memory.
 func usage() -> Never {
-    FileHandle.standardError.write("usage: geocampaign-bench reader [--threads N] FILE [FILE ...] | sorted FILE [FILE ...]\n".data(using: .utf8) ?? Data())
+    FileHandle.standardError.write("usage: geocampaign-bench reader [--threads N] FILE [FILE ...] | sorted FILE [FILE ...] | crossing CAMPAIGNS HISTORY [ROUNDS]\n".data(using: .utf8) ?? Data())
     exit(64)
 }
 
@@ -82,6 +82,42 @@ func benchSorted(_ paths: [String]) -> Int32 {
     return 0
 }
 
+/// `geocampaign-bench crossing CAMPAIGNS HISTORY [ROUNDS]`: the crossing engine alone on one thread
+/// (campaigns loaded, history read and grouped first, not timed): fixes per second and ns per fix.
+func benchCrossing(_ arguments: [String]) -> Int32 {
+    guard arguments.count >= 2 else { usage() }
+    let rounds = arguments.count > 2 ? max(1, Int(arguments[2]) ?? 1) : 3
+    let load = CampaignLoader().load(paths: [arguments[0]])
+    if load.hasErrors {
+        FileHandle.standardError.write("the campaigns have errors\n".data(using: .utf8) ?? Data())
+        return 65
+    }
+    let builder = HistoryBuilder()
+    do { try builder.readJSONLines(path: arguments[1]) } catch {
+        FileHandle.standardError.write("\(error)\n".data(using: .utf8) ?? Data())
+        return 66
+    }
+    let history = builder.finish()
+    let t0 = DispatchTime.now().uptimeNanoseconds
+    let crossing = CampaignCrossing(campaigns: load.campaignSet.campaigns, settings: load.campaignSet.settings)
+    let compile = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
+    let tEnd = history.fixes.compactMap { $0.last?.time }.max() ?? 0
+    var best = Double.infinity, visits = 0, fixes = 0
+    for _ in 0..<rounds {
+        visits = 0
+        fixes = 0
+        let c0 = threadCPUSeconds()
+        for user in history.fixes {
+            fixes += user.count
+            visits += crossing.visits(fixes: user, tEnd: tEnd).reduce(0) { $0 + $1.count }
+        }
+        best = min(best, threadCPUSeconds() - c0)
+    }
+    print("crossing: \(history.userCount) users, \(fixes) fixes, \(visits) visits; compile \(String(format: "%.3f", compile)) s")
+    print(String(format: "best of %d (cpu): %.3f s = %.2f M fixes/s, %.0f ns/fix", rounds, best, Double(fixes) / best / 1e6, best / Double(max(1, fixes)) * 1e9))
+    return 0
+}
+
 let args = Array(CommandLine.arguments.dropFirst())
 guard let mode = args.first else { usage() }
 switch mode {
@@ -91,6 +127,8 @@ case "reader":
 case "sorted":
     if args.count < 2 { usage() }
     exit(benchSorted(Array(args.dropFirst())))
+case "crossing":
+    exit(benchCrossing(Array(args.dropFirst())))
 default:
     usage()
 }

@@ -13,12 +13,42 @@ struct CircleClassifier: Sendable {
     var inBelow: Double
     var outAbove: Double
 
+    /// The class of a fix, exactly as `exactClass` gives it, mostly without calling `sin`: for
+    /// half-differences `u` of at most `approximateBelow` radians (a fix within about 60 km),
+    /// `sin(u)^2` lies in `[u^2 (1 - u^2/3), u^2]`, so the term lies between bounds computed with
+    /// `u^2`; when both bounds fall on the same side of each threshold (with a margin far above
+    /// the rounding of either computation) that side is the answer, and only a fix within a
+    /// relative 1e-8 of a threshold pays for the exact term.
     @inline(__always) func classify(latRad fLat: Double, lonRad fLon: Double, cosLat fCos: Double) -> FixClass {
-        let sdlat = sin((fLat - latRad) * 0.5)
-        let sdlon = sin((fLon - lonRad) * 0.5)
+        let hLat = (fLat - latRad) * 0.5
+        let hLon = (fLon - lonRad) * 0.5
+        let m = max(abs(hLat), abs(hLon))
+        if m <= CircleClassifier.approximateBelow {
+            let squares = hLat * hLat + cosLat * fCos * hLon * hLon
+            let upper = squares * (1 + CircleClassifier.slack)
+            let lower = squares * (1 - m * m / 3 - CircleClassifier.slack)
+            if upper < inBelow { return .inside }
+            if lower > outAbove { return .outside }
+            if lower > inBelow && upper < outAbove { return .band }
+        }
+        return exactClass(hLat: hLat, hLon: hLon, cosLat: fCos)
+    }
+
+    /// The class from the haversine term itself, with the half-differences of latitude and
+    /// longitude in radians: IN when the term is at most `inBelow`, OUT when at least
+    /// `outAbove`, else BAND.
+    @inline(__always) func exactClass(hLat: Double, hLon: Double, cosLat fCos: Double) -> FixClass {
+        let sdlat = sin(hLat)
+        let sdlon = sin(hLon)
         let a = sdlat * sdlat + cosLat * fCos * sdlon * sdlon
         return a <= inBelow ? .inside : (a >= outAbove ? .outside : .band)
     }
+
+    /// Largest half-difference (radians) for which `classify` tries the bounds first.
+    static let approximateBelow = 0.005
+    /// Relative margin of the bounds over the rounding of the computed terms (each within a few
+    /// units in the last place, about 1e-15).
+    static let slack = 1e-12
 }
 
 extension RegionGeometry {

@@ -56,8 +56,39 @@ struct CrossingCore: Sendable {
         withExtendedLifetime(self) { collect(fixes: fixes, tEnd: tEnd) }
     }
 
+    /// Appends `visit`, if any, to its campaign's visits, with the campaign's region index.
+    @inline(__always)
+    private static func emit(_ visit: Visit?, _ records: UnsafeBufferPointer<CompiledRegions.Record>, _ out: inout [[Visit]]) {
+        guard var v = visit else { return }
+        let rec = records[Int(v.region)]
+        v.region = rec.localRegion
+        out[Int(rec.campaign)].append(v)
+    }
+
+    /// Ends a segment of group `g`: its visits inside close with reason `gap`; its tracks go.
+    private static func closeByGap(group g: Int, groupCount: Int, _ records: UnsafeBufferPointer<CompiledRegions.Record>,
+                                   _ tracks: inout [RegionTrack], _ out: inout [[Visit]]) {
+        if groupCount == 1 {
+            for track in tracks { emit(track.closedByGap(), records, &out) }
+            tracks.removeAll(keepingCapacity: true)
+            return
+        }
+        var kept = 0
+        for k in tracks.indices {
+            let track = tracks[k]
+            if Int(records[Int(track.region)].group) == g {
+                emit(track.closedByGap(), records, &out)
+            } else {
+                tracks[kept] = track
+                kept += 1
+            }
+        }
+        tracks.removeSubrange(kept...)
+    }
+
     private func collect(fixes: UnsafeBufferPointer<Fix>, tEnd: Int64) -> [[Visit]] {
         let regions = self.regions.view
+        let records = regions.records
         let probe = index.probe
         let groups = self.groups.elements
         let groupCount = groups.count
@@ -65,53 +96,30 @@ struct CrossingCore: Sendable {
         state.initialize(repeating: GroupState())
         let cache = UnsafeMutableBufferPointer<RegionIndex.CellCache>.allocate(capacity: max(1, probe.levels.count))
         cache.initialize(repeating: RegionIndex.CellCache())
+        let ends = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(1, fixes.count))
+        var near = ScratchBuffer<Int32>(capacity: fixes.count * 2)
+        var classes = ScratchBuffer<FixClass>(capacity: fixes.count * 2)
         defer {
             state.deallocate()
             cache.deallocate()
-        }
-        var out = [[Visit]](repeating: [], count: campaignCount)
-        var tracks: [RegionTrack] = []
-
-        @inline(__always) func emit(_ visit: Visit?) {
-            guard var v = visit else { return }
-            let rec = regions.records[Int(v.region)]
-            v.region = rec.localRegion
-            out[Int(rec.campaign)].append(v)
-        }
-        /// Ends a segment of group `g`: its visits inside close with reason `gap`; its tracks go.
-        func closeByGap(group g: Int) {
-            if groupCount == 1 {
-                for track in tracks { emit(track.closedByGap()) }
-                tracks.removeAll(keepingCapacity: true)
-                return
-            }
-            var kept = 0
-            for k in tracks.indices {
-                let track = tracks[k]
-                if Int(regions.records[Int(track.region)].group) == g {
-                    emit(track.closedByGap())
-                } else {
-                    tracks[kept] = track
-                    kept += 1
-                }
-            }
-            tracks.removeSubrange(kept...)
+            ends.deallocate()
+            near.free()
+            classes.free()
         }
 
         // Pass 1: the regions near each fix and the fix's class for each. Classes depend on the
         // fix and the region only, so this tight loop has no dependency from one fix to the next
         // and the memory loads of successive index queries overlap.
-        var near: [Int32] = []
-        var classes: [FixClass] = []
-        near.reserveCapacity(fixes.count * 2)
-        let ends = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(1, fixes.count))
-        defer { ends.deallocate() }
-        for (i, fix) in fixes.enumerated() {
+        for i in 0..<fixes.count {
+            let fix = fixes[i]
             var anyUsed = false
-            for g in 0..<groupCount where fix.isUsed(maxAccuracy: groups[g].maxAccuracyM) { anyUsed = true }
+            for g in 0..<groupCount where fix.isUsed(maxAccuracy: groups[g].maxAccuracyM) {
+                anyUsed = true
+                break
+            }
             if anyUsed {
                 let first = near.count
-                probe.query(lat: fix.lat, lon: fix.lon, cache: cache, into: &near)
+                probe.candidates(lat: fix.lat, lon: fix.lon, cache: cache, into: &near)
                 if near.count > first {
                     let latRad = Earth.radians(fix.lat), lonRad = Earth.radians(fix.lon)
                     let cosLat = cos(latRad)
@@ -125,16 +133,21 @@ struct CrossingCore: Sendable {
         }
 
         // Pass 2: the state machines, fix by fix.
+        var out = [[Visit]](repeating: [], count: campaignCount)
+        var tracks: [RegionTrack] = []
         var stamp = 0
         var nearStart = 0
-        for (i, fix) in fixes.enumerated() {
+        for i in 0..<fixes.count {
+            let fix = fixes[i]
             let nearEnd = Int(ends[i])
             defer { nearStart = nearEnd }
             let t = fix.time
             var anyUsed = false
             for g in 0..<groupCount {
                 if fix.isUsed(maxAccuracy: groups[g].maxAccuracyM) {
-                    if state[g].hasLast && t - state[g].last > groups[g].maxGapMs { closeByGap(group: g) }
+                    if state[g].hasLast && t - state[g].last > groups[g].maxGapMs {
+                        Self.closeByGap(group: g, groupCount: groupCount, records, &tracks, &out)
+                    }
                     state[g].last = t
                     state[g].hasLast = true
                     state[g].usedNow = true
@@ -151,15 +164,15 @@ struct CrossingCore: Sendable {
             for n in nearStart..<nearEnd {
                 let r32 = near[n]
                 let r = Int(r32)
-                let confirm = regions.records[r].confirmMs
-                if groupCount > 1 && !state[Int(regions.records[r].group)].usedNow { continue }
+                let confirm = records[r].confirmMs
+                if groupCount > 1 && !state[Int(records[r].group)].usedNow { continue }
                 let c = classes[n]
                 var k = 0
                 while k < existing && tracks[k].region != r32 { k += 1 }
                 if k < existing {
                     tracks[k].stamp = stamp
                     if case let .done(visit) = tracks[k].advance(c, at: t, confirmMs: confirm) {
-                        emit(visit)
+                        Self.emit(visit, records, &out)
                         tracks[k].stamp = -1
                         finished = true
                     }
@@ -170,9 +183,9 @@ struct CrossingCore: Sendable {
             // Regions with state that the index did not return are OUT for this fix.
             for k in 0..<existing where tracks[k].stamp != stamp && tracks[k].stamp != -1 {
                 let r = Int(tracks[k].region)
-                if groupCount > 1 && !state[Int(regions.records[r].group)].usedNow { continue }
-                if case let .done(visit) = tracks[k].advance(.outside, at: t, confirmMs: regions.records[r].confirmMs) {
-                    emit(visit)
+                if groupCount > 1 && !state[Int(records[r].group)].usedNow { continue }
+                if case let .done(visit) = tracks[k].advance(.outside, at: t, confirmMs: records[r].confirmMs) {
+                    Self.emit(visit, records, &out)
                     tracks[k].stamp = -1
                     finished = true
                 }
@@ -182,9 +195,9 @@ struct CrossingCore: Sendable {
 
         for g in 0..<groupCount where state[g].hasLast {
             if tEnd - state[g].last > groups[g].maxGapMs {
-                closeByGap(group: g)
+                Self.closeByGap(group: g, groupCount: groupCount, records, &tracks, &out)
             } else {
-                for track in tracks where Int(regions.records[Int(track.region)].group) == g { emit(track.open()) }
+                for track in tracks where Int(records[Int(track.region)].group) == g { Self.emit(track.open(), records, &out) }
             }
         }
         // (enter, region); a zero-length visit (confirm 0) before a later one of the same region and instant.

@@ -7,9 +7,8 @@ extension RegionIndex {
         let runs: UnsafeBufferPointer<CellTable.Run>
         let items: UnsafeBufferPointer<Item>
         let boxes: UnsafeBufferPointer<BoundingBox>
-        let owners: UnsafeBufferPointer<Int32>
 
-        /// The first run of the tile with key `tile` on `level`, or -1 when no box touches it.
+        /// The first run of the tile with key `tile` on a tiled `level`, or -1 when no box touches it.
         @inline(__always) func tileBase(_ tile: Int64, _ level: Level) -> Int {
             var s = CellTable.home(tile, shift: level.shift)
             while true {
@@ -20,6 +19,20 @@ extension RegionIndex {
             }
         }
 
+        /// The run of cell (x, y) on a dense `level`, or -1 when the cell is outside its area.
+        @inline(__always) func denseRun(_ x: Int64, _ y: Int64, _ level: Level) -> Int {
+            let dx = x &- level.x0, dy = y &- level.y0
+            if UInt64(bitPattern: dx) >= UInt64(bitPattern: level.width) || UInt64(bitPattern: dy) >= UInt64(bitPattern: level.height) { return -1 }
+            return level.runBase + Int(truncatingIfNeeded: dy &* level.width &+ dx)
+        }
+
+        /// The run of cell (x, y) on `level`, or -1 when no box touches the cell's tile or area.
+        @inline(__always) func run(_ x: Int64, _ y: Int64, _ level: Level) -> Int {
+            if level.width > 0 { return denseRun(x, y, level) }
+            let base = tileBase(CellTable.tileKey(x, y), level)
+            return base < 0 ? -1 : base + CellTable.offsetInTile(x, y)
+        }
+
         /// Calls `body(start, count)` with the item run of the point's cell on every level that
         /// lists one, finest level first.
         /// - Complexity: O(levels).
@@ -27,12 +40,10 @@ extension RegionIndex {
             guard lat.isFinite, lon.isFinite else { return }
             for l in 0..<levels.count {
                 let level = levels[l]
-                let x = RegionIndex.cellIndex(lon + 180, level.invCell)
-                let y = RegionIndex.cellIndex(lat + 90, level.invCell)
-                let base = tileBase(CellTable.tileKey(x, y), level)
-                if base < 0 { continue }
-                let run = runs[base + CellTable.offsetInTile(x, y)]
-                if run.count > 0 { body(Int(run.start), Int(run.count)) }
+                let r = run(RegionIndex.cellIndex(lon + 180, level.invCell), RegionIndex.cellIndex(lat + 90, level.invCell), level)
+                if r < 0 { continue }
+                let cell = runs[r]
+                if cell.count > 0 { body(Int(cell.start), Int(cell.count)) }
             }
         }
 
@@ -42,8 +53,8 @@ extension RegionIndex {
         @inline(__always) func query(lat: Double, lon: Double, into result: inout [Int32]) {
             forEachCell(lat: lat, lon: lon) { start, count in
                 for k in start..<(start + count) {
-                    let e = Int(items[k].entry)
-                    if boxes[e].contains(lat: lat, lon: lon) { result.append(owners[e]) }
+                    let item = items[k]
+                    if item.mayContain(lat: lat, lon: lon) && boxes[Int(item.entry)].contains(lat: lat, lon: lon) { result.append(item.owner) }
                 }
             }
         }
@@ -51,8 +62,9 @@ extension RegionIndex {
 }
 
 extension RegionIndex {
-    /// The last tile a query looked up on one level and where its runs are (-1: no box there).
-    /// Consecutive fixes of one user mostly stay in the same tile, so this saves the hash probe.
+    /// The last tile a query looked up on one tiled level and where its runs are (-1: no box
+    /// there). Consecutive fixes of one user mostly stay in the same tile, so this saves the
+    /// hash probe.
     struct CellCache {
         var tile = CellTable.empty
         var base = -1
@@ -60,28 +72,36 @@ extension RegionIndex {
 }
 
 extension RegionIndex.Probe {
-    /// As `query(lat:lon:into:)`, remembering per level the last tile looked up in `cache`
-    /// (one entry per level, initially `CellCache()`), so a point in the same tile as the
-    /// previous one costs no hash probe.
+    /// As `query(lat:lon:into:)`, but with the boxes' float bounds only (rounded outward): it
+    /// returns every owner the exact query returns, and may add one whose exact box the point
+    /// misses by less than a float's step (about 2 m). For the crossing loop, where a region
+    /// returned but OUT is the same as a region not returned. Remembers per tiled level the last
+    /// tile looked up in `cache` (one entry per level, initially `CellCache()`).
     /// - Complexity: O(levels + boxes listed in the point's cells).
     @inline(__always)
-    func query(lat: Double, lon: Double, cache: UnsafeMutableBufferPointer<RegionIndex.CellCache>, into result: inout [Int32]) {
+    func candidates(lat: Double, lon: Double, cache: UnsafeMutableBufferPointer<RegionIndex.CellCache>, into result: inout ScratchBuffer<Int32>) {
         guard lat.isFinite, lon.isFinite else { return }
         for l in 0..<levels.count {
             let level = levels[l]
             let x = RegionIndex.cellIndex(lon + 180, level.invCell)
             let y = RegionIndex.cellIndex(lat + 90, level.invCell)
-            let tile = CellTable.tileKey(x, y)
-            if tile != cache[l].tile {
-                cache[l] = RegionIndex.CellCache(tile: tile, base: tileBase(tile, level))
+            let r: Int
+            if level.width > 0 {
+                r = denseRun(x, y, level)
+            } else {
+                let tile = CellTable.tileKey(x, y)
+                if tile != cache[l].tile {
+                    cache[l] = RegionIndex.CellCache(tile: tile, base: tileBase(tile, level))
+                }
+                let base = cache[l].base
+                r = base < 0 ? -1 : base + CellTable.offsetInTile(x, y)
             }
-            let base = cache[l].base
-            if base < 0 { continue }
-            let run = runs[base + CellTable.offsetInTile(x, y)]
-            let start = Int(run.start)
-            for k in start..<(start + Int(run.count)) {
-                let e = Int(items[k].entry)
-                if boxes[e].contains(lat: lat, lon: lon) { result.append(owners[e]) }
+            if r < 0 { continue }
+            let cell = runs[r]
+            let start = Int(cell.start)
+            for k in start..<(start + Int(cell.count)) {
+                let item = items[k]
+                if item.mayContain(lat: lat, lon: lon) { result.append(item.owner) }
             }
         }
     }

@@ -1,40 +1,81 @@
 import Foundation
 
-/// A multi-level hash grid over bounding boxes: a query for a point returns every entry whose box
+/// A multi-level grid over bounding boxes: a query for a point returns every entry whose box
 /// contains it, at a cost that does not grow with the number of boxes (only with how many boxes
 /// overlap near the point).
 ///
 /// Each box goes to a level whose cell size (a power of two in degrees) is not below a quarter of
 /// the box's larger side, so it touches at most 5 x 5 cells there; levels are a factor of 4 apart
-/// (at most 20). A query makes one hash probe per non-empty level and checks the boxes listed in
-/// that cell. All levels live in three flat buffers (levels, hash slots, listed boxes), so a
-/// query touches no reference-counted storage (see `Probe`).
+/// (at most 20). A level whose boxes lie in a compact area (a city) keeps a dense array of cells
+/// over that area, so a point's cell is one memory access away; a level spread wider (a
+/// continent's dealers) keeps a hash table of 4 x 4-cell tiles instead. Each cell lists its
+/// boxes as items that carry the box itself (as floats rounded outward) and its owner, so a
+/// query reads one cell run and one run of items per level, and nothing reference counted
+/// (see `Probe`).
 public struct RegionIndex: Sendable {
     struct Level: Sendable {
         /// 1 / cell size in degrees.
         var invCell: Double
-        /// This level's tile table: slots `slotBase ..< slotBase + mask + 1` of `slots`.
+        /// Dense levels: cells `x0 ..< x0 + width`, `y0 ..< y0 + height` are runs
+        /// `runBase + (y - y0) * width + (x - x0)`; width 0 for a tiled level.
+        var x0: Int64
+        var y0: Int64
+        var width: Int64
+        var height: Int64
+        var runBase: Int
+        /// Tiled levels: this level's tile table is slots `slotBase ..< slotBase + mask + 1` of `slots`.
         var slotBase: Int
         var mask: Int
         var shift: Int
     }
 
-    /// One listing of a box in one cell: the entry number (4 bytes, so that 100,000 regions
-    /// listed in about 20 cells each cost a few MB; the box and owner are read from `entryBoxes`
-    /// and `entryOwners`).
+    /// One listing of a box in one cell: the box rounded outward to floats (so the check never
+    /// misses a point the exact box holds, and may let through one within a float's step of it,
+    /// about 2 m, which the exact test or the classification then rules out), its owner and its
+    /// entry number (for the exact box).
     struct Item: Sendable {
+        var minLat: Float
+        var maxLat: Float
+        var minLon: Float
+        var maxLon: Float
+        var owner: Int32
         var entry: Int32
+
+        init(_ box: BoundingBox, owner: Int32, entry: Int32) {
+            minLat = Item.down(box.minLat)
+            maxLat = Item.up(box.maxLat)
+            minLon = Item.down(box.minLon)
+            maxLon = Item.up(box.maxLon)
+            self.owner = owner
+            self.entry = entry
+        }
+
+        /// The largest float not above `x`.
+        static func down(_ x: Double) -> Float {
+            let f = Float(x)
+            return Double(f) > x ? f.nextDown : f
+        }
+
+        /// The smallest float not below `x`.
+        static func up(_ x: Double) -> Float {
+            let f = Float(x)
+            return Double(f) < x ? f.nextUp : f
+        }
+
+        /// Whether the (outward-rounded) box holds the point.
+        @inline(__always) func mayContain(lat: Double, lon: Double) -> Bool {
+            lat >= Double(minLat) && lat <= Double(maxLat) && lon >= Double(minLon) && lon <= Double(maxLon)
+        }
     }
 
     let boxes: [BoundingBox]
     let owners: [Int32]
-    /// `boxes` and `owners` as flat buffers for queries.
+    /// `boxes` as a flat buffer for exact queries.
     let entryBoxes: FixedBuffer<BoundingBox>
-    let entryOwners: FixedBuffer<Int32>
     let levels: FixedBuffer<Level>
-    /// Tile tables of every level.
+    /// Tile tables of the tiled levels.
     let slots: FixedBuffer<CellTable.Slot>
-    /// Cell runs, 16 per tile (see `CellTable`).
+    /// Cell runs: dense levels' cells, and 16 per tile of tiled levels (see `CellTable`).
     let runs: FixedBuffer<CellTable.Run>
     /// Items grouped by cell, addressed by the runs.
     let items: FixedBuffer<Item>
@@ -42,6 +83,12 @@ public struct RegionIndex: Sendable {
     /// Cell sizes are powers of two in degrees between 2^minExponent and 2^maxExponent.
     static let minExponent = -30
     static let maxExponent = 9
+
+    /// A level is dense when its boxes' area holds at most this many cells, or at most
+    /// `denseItemFactor` cells per item listed on it: a dense level's memory stays within a
+    /// small multiple of what its items take.
+    static let denseMinCells: Int64 = 1 << 16
+    static let denseItemFactor: Int64 = 8
 
     /// The exponent of the smallest power-of-two cell not below a quarter of `extent` degrees.
     static func desiredExponent(_ extent: Double) -> Int {
@@ -56,12 +103,11 @@ public struct RegionIndex: Sendable {
     ///
     /// Levels are spaced by a factor of 4 from the finest cell any box wants, so boxes of similar
     /// size (a city's shops) share one level and a query makes one or two probes.
-    /// - Complexity: O(n log n) for n boxes.
+    /// - Complexity: O(n log n) for n boxes, plus the cells of dense levels (at most 8 per item).
     public init(entries: [(box: BoundingBox, owner: Int32)]) {
         boxes = entries.map(\.box)
         owners = entries.map(\.owner)
         entryBoxes = FixedBuffer(boxes)
-        entryOwners = FixedBuffer(owners)
         let valid = entries.indices.filter { entries[$0].box.minLat <= entries[$0].box.maxLat && entries[$0].box.minLon <= entries[$0].box.maxLon }
         let wanted = valid.map { n -> Int in
             let b = entries[n].box
@@ -70,33 +116,105 @@ public struct RegionIndex: Sendable {
         let base = wanted.min() ?? RegionIndex.minExponent
         // Boxes by level (levels are 2 exponents apart from the finest), each level's boxes in
         // entry order; then per level a counting sort of the boxes' cells into runs, so items of
-        // a cell stay in entry order. O(n + cells) with one tile look-up per tile a box touches.
+        // a cell stay in entry order.
         var levelOf: [Int: [Int]] = [:]
         for (k, n) in valid.enumerated() {
             var exponent = base
             while exponent < wanted[k] { exponent += 2 }
             levelOf[exponent, default: []].append(n)
         }
-        var builtLevels: [Level] = []
-        var builtSlots: [CellTable.Slot] = []
-        var builtRuns: [CellTable.Run] = []
-        var builtItems: [Item] = []
+        var built = Built()
         for exponent in levelOf.keys.sorted() {
             guard let members = levelOf[exponent] else { continue }
+            built.addLevel(exponent: exponent, members: members, entries: entries)
+        }
+        levels = FixedBuffer(built.levels)
+        slots = FixedBuffer(built.slots)
+        runs = FixedBuffer(built.runs)
+        items = FixedBuffer(built.items)
+    }
+
+    /// The buffers of an index being built, level by level.
+    private struct Built {
+        var levels: [Level] = []
+        var slots: [CellTable.Slot] = []
+        var runs: [CellTable.Run] = []
+        var items: [Item] = []
+
+        mutating func addLevel(exponent: Int, members: [Int], entries: [(box: BoundingBox, owner: Int32)]) {
             let inv = 1 / RegionIndex.cellSize(exponent)
-            // Cell ranges and tiles (tile index in order of first appearance).
-            var tileIndex: [Int64: Int] = [:]
-            tileIndex.reserveCapacity(members.count)
-            var tileKeys: [Int64] = []
             var ranges: [(x0: Int64, x1: Int64, y0: Int64, y1: Int64)] = []
             ranges.reserveCapacity(members.count)
+            var lo = (x: Int64.max, y: Int64.max), hi = (x: Int64.min, y: Int64.min)
+            var listed: Int64 = 0
             for n in members {
                 let b = entries[n].box
                 let r = (RegionIndex.cellIndex(b.minLon + 180, inv), RegionIndex.cellIndex(b.maxLon + 180, inv),
                          RegionIndex.cellIndex(b.minLat + 90, inv), RegionIndex.cellIndex(b.maxLat + 90, inv))
                 ranges.append(r)
-                for ty in (r.2 >> CellTable.tileShift)...(r.3 >> CellTable.tileShift) {
-                    for tx in (r.0 >> CellTable.tileShift)...(r.1 >> CellTable.tileShift) {
+                lo = (min(lo.x, r.0), min(lo.y, r.2))
+                hi = (max(hi.x, r.1), max(hi.y, r.3))
+                listed += (r.1 - r.0 + 1) * (r.3 - r.2 + 1)
+            }
+            let width = hi.x - lo.x + 1, height = hi.y - lo.y + 1
+            let (cells, overflow) = width.multipliedReportingOverflow(by: height)
+            var level = Level(invCell: inv, x0: lo.x, y0: lo.y, width: 0, height: 0, runBase: runs.count, slotBase: 0, mask: 0, shift: 0)
+            if !overflow && cells <= max(RegionIndex.denseMinCells, RegionIndex.denseItemFactor * listed) {
+                level.width = width
+                level.height = height
+                fill(cellCount: Int(cells), members: members, ranges: ranges, entries: entries) { x, y in
+                    Int((y - lo.y) * width + (x - lo.x))
+                }
+            } else {
+                addTiles(&level, members: members, ranges: ranges, entries: entries)
+            }
+            levels.append(level)
+        }
+
+        /// Appends `cellCount` runs and the items of `members` by a counting sort over the cells,
+        /// `cell(x, y)` giving a cell's position among the new runs.
+        private mutating func fill(cellCount: Int, members: [Int], ranges: [(x0: Int64, x1: Int64, y0: Int64, y1: Int64)],
+                                   entries: [(box: BoundingBox, owner: Int32)], cell: (Int64, Int64) -> Int) {
+            var counts = [Int32](repeating: 0, count: cellCount)
+            for r in ranges {
+                for y in r.y0...r.y1 { for x in r.x0...r.x1 { counts[cell(x, y)] += 1 } }
+            }
+            var start = Int32(items.count)
+            var next = counts
+            runs.reserveCapacity(runs.count + cellCount)
+            for c in counts.indices {
+                runs.append(CellTable.Run(start: counts[c] > 0 ? start : 0, count: counts[c]))
+                next[c] = start
+                start += counts[c]
+            }
+            let first = items.count
+            items += repeatElement(Item(BoundingBox(minLat: 0, maxLat: 0, minLon: 0, maxLon: 0), owner: 0, entry: 0), count: Int(start) - first)
+            items.withUnsafeMutableBufferPointer { out in
+                next.withUnsafeMutableBufferPointer { next in
+                    for (k, n) in members.enumerated() {
+                        let r = ranges[k]
+                        let item = Item(entries[n].box, owner: entries[n].owner, entry: Int32(n))
+                        for y in r.y0...r.y1 {
+                            for x in r.x0...r.x1 {
+                                let c = cell(x, y)
+                                out[Int(next[c])] = item
+                                next[c] += 1
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
+        /// A tiled level: the tiles the boxes touch, their runs and the hash table over them.
+        private mutating func addTiles(_ level: inout Level, members: [Int], ranges: [(x0: Int64, x1: Int64, y0: Int64, y1: Int64)],
+                                       entries: [(box: BoundingBox, owner: Int32)]) {
+            var tileIndex: [Int64: Int] = [:]
+            tileIndex.reserveCapacity(members.count)
+            var tileKeys: [Int64] = []
+            for r in ranges {
+                for ty in (r.y0 >> CellTable.tileShift)...(r.y1 >> CellTable.tileShift) {
+                    for tx in (r.x0 >> CellTable.tileShift)...(r.x1 >> CellTable.tileShift) {
                         let key = RegionIndex.key(tx, ty)
                         if tileIndex[key] == nil {
                             tileIndex[key] = tileKeys.count
@@ -105,11 +223,10 @@ public struct RegionIndex: Sendable {
                     }
                 }
             }
-            let runBase = builtRuns.count
-            var counts = [Int32](repeating: 0, count: tileKeys.count * CellTable.cellsPerTile)
+            let runBase = runs.count
             // The last tile looked up: a box's cells mostly share a tile.
             var lastTile = CellTable.empty, lastIndex = 0
-            func cellSlot(_ x: Int64, _ y: Int64) -> Int {
+            fill(cellCount: tileKeys.count * CellTable.cellsPerTile, members: members, ranges: ranges, entries: entries) { x, y in
                 let key = CellTable.tileKey(x, y)
                 if key != lastTile {
                     lastTile = key
@@ -117,46 +234,17 @@ public struct RegionIndex: Sendable {
                 }
                 return lastIndex * CellTable.cellsPerTile + CellTable.offsetInTile(x, y)
             }
-            for r in ranges {
-                for y in r.y0...r.y1 { for x in r.x0...r.x1 { counts[cellSlot(x, y)] += 1 } }
-            }
-            var start = Int32(builtItems.count)
-            var next = counts
-            builtRuns.reserveCapacity(builtRuns.count + counts.count)
-            for c in counts.indices {
-                builtRuns.append(CellTable.Run(start: counts[c] > 0 ? start : 0, count: counts[c]))
-                next[c] = start
-                start += counts[c]
-            }
-            builtItems += repeatElement(Item(entry: 0), count: Int(start) - builtItems.count)
-            builtItems.withUnsafeMutableBufferPointer { out in
-                next.withUnsafeMutableBufferPointer { next in
-                    for (k, n) in members.enumerated() {
-                        let r = ranges[k]
-                        let item = Item(entry: Int32(n))
-                        for y in r.y0...r.y1 {
-                            for x in r.x0...r.x1 {
-                                let c = cellSlot(x, y)
-                                out[Int(next[c])] = item
-                                next[c] += 1
-                            }
-                        }
-                    }
-                }
-            }
             let (capacity, shift) = CellTable.shape(tiles: tileKeys.count)
-            let slotBase = builtSlots.count
-            builtSlots += repeatElement(CellTable.Slot(key: CellTable.empty, base: 0), count: capacity)
+            let slotBase = slots.count
+            slots += repeatElement(CellTable.Slot(key: CellTable.empty, base: 0), count: capacity)
             for (t, key) in tileKeys.enumerated() {
-                let s = CellTable.find(key, in: builtSlots, base: slotBase, capacity: capacity, shift: shift)
-                builtSlots[s] = CellTable.Slot(key: key, base: runBase + t * CellTable.cellsPerTile)
+                let s = CellTable.find(key, in: slots, base: slotBase, capacity: capacity, shift: shift)
+                slots[s] = CellTable.Slot(key: key, base: runBase + t * CellTable.cellsPerTile)
             }
-            builtLevels.append(Level(invCell: inv, slotBase: slotBase, mask: capacity - 1, shift: shift))
+            level.slotBase = slotBase
+            level.mask = capacity - 1
+            level.shift = shift
         }
-        levels = FixedBuffer(builtLevels)
-        slots = FixedBuffer(builtSlots)
-        runs = FixedBuffer(builtRuns)
-        items = FixedBuffer(builtItems)
     }
 
     static func cellSize(_ exponent: Int) -> Double { Double(sign: .plus, exponent: exponent, significand: 1) }
@@ -175,7 +263,7 @@ public struct RegionIndex: Sendable {
     /// the index is alive (keep the index, or the engine holding it, alive around the loop).
     var probe: Probe {
         Probe(levels: levels.elements, slots: slots.elements, runs: runs.elements, items: items.elements,
-              boxes: entryBoxes.elements, owners: entryOwners.elements)
+              boxes: entryBoxes.elements)
     }
 
     /// Appends to `result` the owner of every box containing (lat, lon), each once per box.

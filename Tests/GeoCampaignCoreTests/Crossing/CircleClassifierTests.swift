@@ -32,4 +32,50 @@ final class CircleClassifierTests: XCTestCase {
         XCTAssertFalse(RegionGeometry(.circle(center: Coordinate(lat: 0, lon: 0), radiusM: 10)).circleClassifier(hysteresisM: 0).isCircle)
         XCTAssertFalse(RegionGeometry(.polygon([Region.PolygonPart(outer: GeometryTests.square)])).circleClassifier(hysteresisM: 20).isCircle)
     }
+
+    /// The bounds that spare `sin` give exactly the class of the haversine term itself, also for
+    /// points on and a rounding away from either threshold (found by bisection on the distance),
+    /// near the poles, across the antimeridian and far away (where the exact term is used).
+    func testBoundsGiveTheExactTermsClassAtThresholds() {
+        var rng = SplitMix64(seed: 11)
+        var compared = 0, atThreshold = 0
+        for (lat, lon) in [(37.7, -121.9), (-33.9, 151.2), (89.9, 10.0), (0.0, 179.9995), (64.1, -21.9)] {
+            for (radius, h) in [(100.0, 20.0), (50.0, 60.0), (400.0, 25.0), (5_000.0, 100.0)] {
+                let g = RegionGeometry(.circle(center: Coordinate(lat: lat, lon: lon), radiusM: radius))
+                let c = g.circleClassifier(hysteresisM: h)
+                func check(_ pLat: Double, _ pLon: Double) {
+                    let la = rad(pLat), lo = rad(pLon), cl = cos(la)
+                    let exact = c.exactClass(hLat: (la - c.latRad) * 0.5, hLon: (lo - c.lonRad) * 0.5, cosLat: cl)
+                    XCTAssertEqual(c.classify(latRad: la, lonRad: lo, cosLat: cl), exact, "at \(pLat), \(pLon) for r \(radius) h \(h)")
+                    compared += 1
+                }
+                for _ in 0..<400 {
+                    let bearing = rng.unit() * 2 * Double.pi
+                    let dLat = cos(bearing) / r * 180 / Double.pi, dLon = sin(bearing) / r * 180 / Double.pi / max(0.01, cos(rad(lat)))
+                    // Random distances, then each threshold's exact boundary found by bisection, and its neighbours.
+                    let dist = rng.unit() * (radius + 3 * h)
+                    check(lat + dist * dLat, lon + dist * dLon)
+                    for target in [radius - h, radius + h] where target > 0 {
+                        var lo = 0.0, hi = radius + 4 * h
+                        let wanted = c.exactClass(hLat: 0, hLon: 0, cosLat: cos(rad(lat)))
+                        for _ in 0..<80 {
+                            let mid = (lo + hi) / 2
+                            let la = rad(lat + mid * dLat), lonR = rad(lon + mid * dLon)
+                            let cls = c.exactClass(hLat: (la - c.latRad) * 0.5, hLon: (lonR - c.lonRad) * 0.5, cosLat: cos(la))
+                            if (target == radius - h ? cls == wanted : cls != .outside) { lo = mid } else { hi = mid }
+                        }
+                        for d in [lo, hi, lo.nextDown, hi.nextUp] {
+                            check(lat + d * dLat, lon + d * dLon)
+                            atThreshold += 1
+                        }
+                    }
+                }
+                // Far away: the exact term decides.
+                check(lat - 3, lon + 2)
+                check(-lat, lon > 0 ? lon - 180 : lon + 180)
+            }
+        }
+        XCTAssertGreaterThan(compared, 20_000)
+        XCTAssertGreaterThan(atThreshold, 10_000)
+    }
 }
