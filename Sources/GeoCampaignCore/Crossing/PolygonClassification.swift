@@ -49,7 +49,9 @@ extension RegionGeometry {
                         if lonDeg < xCross { inside.toggle() }
                     }
                 }
-                if near {
+                // The edge lies in the box of its ends: farther than h from it, it cannot be within h.
+                if near && !(min(vi.latDeg, vj.latDeg) > latDeg + dLat || max(vi.latDeg, vj.latDeg) < latDeg - dLat
+                             || min(vi.lonDeg, vj.lonDeg) > lonDeg + dLon || max(vi.lonDeg, vj.lonDeg) < lonDeg - dLon) {
                     let ax = (vj.lonRad - lonRad) * kx, ay = (vj.latRad - latRad) * r
                     let bx = (vi.lonRad - lonRad) * kx, by = (vi.latRad - latRad) * r
                     let ex = bx - ax, ey = by - ay

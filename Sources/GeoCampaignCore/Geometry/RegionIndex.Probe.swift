@@ -80,23 +80,28 @@ extension RegionIndex.Probe {
     /// - Complexity: O(levels + boxes listed in the point's cells).
     @inline(__always)
     func candidates(lat: Double, lon: Double, cache: UnsafeMutableBufferPointer<RegionIndex.CellCache>, into result: inout ScratchBuffer<Int32>) {
-        guard lat.isFinite, lon.isFinite else { return }
+        guard lat.isFinite, lon.isFinite, let level = levels.baseAddress else { return }
+        let x180 = lon + 180, y90 = lat + 90
         for l in 0..<levels.count {
-            let level = levels[l]
-            let x = RegionIndex.cellIndex(lon + 180, level.invCell)
-            let y = RegionIndex.cellIndex(lat + 90, level.invCell)
+            // Fields are read through the pointer one by one: copying the whole level costs more.
+            let inv = level[l].invCell
+            let x = RegionIndex.cellIndex(x180, inv)
+            let y = RegionIndex.cellIndex(y90, inv)
             let r: Int
-            if level.width > 0 {
-                r = denseRun(x, y, level)
+            let width = level[l].width
+            if width > 0 {
+                let dx = x &- level[l].x0, dy = y &- level[l].y0
+                if UInt64(bitPattern: dx) >= UInt64(bitPattern: width) || UInt64(bitPattern: dy) >= UInt64(bitPattern: level[l].height) { continue }
+                r = level[l].runBase + Int(truncatingIfNeeded: dy &* width &+ dx)
             } else {
                 let tile = CellTable.tileKey(x, y)
                 if tile != cache[l].tile {
-                    cache[l] = RegionIndex.CellCache(tile: tile, base: tileBase(tile, level))
+                    cache[l] = RegionIndex.CellCache(tile: tile, base: tileBase(tile, level[l]))
                 }
                 let base = cache[l].base
-                r = base < 0 ? -1 : base + CellTable.offsetInTile(x, y)
+                if base < 0 { continue }
+                r = base + CellTable.offsetInTile(x, y)
             }
-            if r < 0 { continue }
             let cell = runs[r]
             let start = Int(cell.start)
             for k in start..<(start + Int(cell.count)) {
