@@ -32,19 +32,30 @@ public enum Timestamp {
         var rem = ms % 86_400_000
         if rem < 0 { rem += 86_400_000; days -= 1 }
         let (y, m, d) = civil(fromDays: days)
-        func two(_ v: Int64) { out.append(0x30 + UInt8(v / 10)); out.append(0x30 + UInt8(v % 10)) }
         let yy = max(0, min(9999, y))
-        out.append(0x30 + UInt8(yy / 1000)); out.append(0x30 + UInt8(yy / 100 % 10))
-        two(yy % 100)
-        out.append(0x2D); two(m); out.append(0x2D); two(d)
-        out.append(0x54)
         let s = rem / 1000, frac = rem % 1000
-        two(s / 3600); out.append(0x3A); two(s / 60 % 60); out.append(0x3A); two(s % 60)
-        if frac != 0 {
-            out.append(0x2E)
-            out.append(0x30 + UInt8(frac / 100)); out.append(0x30 + UInt8(frac / 10 % 10)); out.append(0x30 + UInt8(frac % 10))
+        // "YYYY-MM-DDTHH:MM:SS" then ".sss" when the fraction is not zero, then "Z": built in
+        // place, appended at once.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { t in
+            @inline(__always) func two(_ at: Int, _ v: Int64) {
+                t[at] = 0x30 + UInt8(truncatingIfNeeded: v / 10)
+                t[at + 1] = 0x30 + UInt8(truncatingIfNeeded: v % 10)
+            }
+            two(0, yy / 100)
+            two(2, yy % 100)
+            t[4] = 0x2D; two(5, m); t[7] = 0x2D; two(8, d)
+            t[10] = 0x54
+            two(11, s / 3600); t[13] = 0x3A; two(14, s / 60 % 60); t[16] = 0x3A; two(17, s % 60)
+            var n = 19
+            if frac != 0 {
+                t[19] = 0x2E
+                t[20] = 0x30 + UInt8(truncatingIfNeeded: frac / 100)
+                two(21, frac % 100)
+                n = 23
+            }
+            t[n] = 0x5A
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: t[0...n]))
         }
-        out.append(0x5A)
     }
 
     /// The RFC 3339 UTC text of `ms`.

@@ -23,17 +23,29 @@ public struct IntervalSet: Sendable, Equatable {
     /// The union of the given intervals (any order, overlaps and empty intervals allowed).
     /// - Complexity: O(n log n).
     public init(_ raw: [Interval]) {
-        let sorted = raw.filter { $0.start < $0.end }.sorted { $0.start < $1.start }
-        var out: [Interval] = []
-        out.reserveCapacity(sorted.count)
-        for iv in sorted {
-            if let last = out.last, iv.start <= last.end {
-                if iv.end > last.end { out[out.count - 1].end = iv.end }
+        var sorted = raw
+        var n = 0
+        var inOrder = true
+        for iv in raw where iv.start < iv.end {
+            if n > 0 && iv.start < sorted[n - 1].start { inOrder = false }
+            sorted[n] = iv
+            n += 1
+        }
+        sorted.removeSubrange(n...)
+        // Visits come ordered by enter, so the spans mostly are already in order.
+        if !inOrder { sorted.sort { $0.start < $1.start } }
+        var out = 0
+        for k in sorted.indices {
+            let iv = sorted[k]
+            if out > 0 && iv.start <= sorted[out - 1].end {
+                if iv.end > sorted[out - 1].end { sorted[out - 1].end = iv.end }
             } else {
-                out.append(iv)
+                sorted[out] = iv
+                out += 1
             }
         }
-        intervals = out
+        sorted.removeSubrange(out...)
+        intervals = sorted
     }
 
     /// Wraps intervals already sorted, disjoint and non-adjacent.
@@ -93,7 +105,11 @@ public struct IntervalSet: Sendable, Equatable {
     /// Instants in both sets.
     /// - Complexity: O(n + m).
     public func intersection(_ other: IntervalSet) -> IntervalSet {
+        if isEmpty || other.isEmpty { return .empty }
+        if other.intervals.count == 1 { return clipped(to: other.intervals[0]) }
+        if intervals.count == 1 { return other.clipped(to: intervals[0]) }
         var out: [Interval] = []
+        out.reserveCapacity(intervals.count + other.intervals.count)
         var i = 0, j = 0
         while i < intervals.count && j < other.intervals.count {
             let a = intervals[i], b = other.intervals[j]
@@ -123,7 +139,16 @@ public struct IntervalSet: Sendable, Equatable {
     /// The set restricted to `domain`.
     /// - Complexity: O(n).
     public func clipped(to domain: Interval) -> IntervalSet {
-        intersection(IntervalSet(start: domain.start, end: domain.end))
+        guard let first = intervals.first, let last = intervals.last, domain.start < domain.end else { return .empty }
+        // Already within the domain (the usual case): the same set, no copy.
+        if first.start >= domain.start && last.end <= domain.end { return self }
+        var out: [Interval] = []
+        out.reserveCapacity(intervals.count)
+        for iv in intervals {
+            let s = max(iv.start, domain.start), e = min(iv.end, domain.end)
+            if s < e { out.append(Interval(s, e)) }
+        }
+        return IntervalSet(normalized: out)
     }
 
     /// The maximal interval holding `t`, if any.

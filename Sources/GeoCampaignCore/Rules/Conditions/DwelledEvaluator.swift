@@ -18,7 +18,11 @@ struct DwelledEvaluator: Sendable {
 
     /// - Complexity: O(v log v).
     func intervals(_ ctx: EvaluationContext) -> IntervalSet {
-        IntervalSet(ctx.matching(mask).compactMap { span(ctx.visits[$0]) }).clipped(to: ctx.domain)
+        var spans: [Interval] = []
+        for v in ctx.visits where mask.contains(v.region) {
+            if let s = span(v) { spans.append(s) }
+        }
+        return spans.isEmpty ? .empty : IntervalSet(spans).clipped(to: ctx.domain)
     }
 
     /// The matching visits whose dwell interval holds `t`.

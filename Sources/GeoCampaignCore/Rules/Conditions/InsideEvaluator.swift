@@ -13,7 +13,9 @@ struct InsideEvaluator: Sendable {
 
     /// - Complexity: O(v log v) in the number of visits.
     func intervals(_ ctx: EvaluationContext) -> IntervalSet {
-        IntervalSet(ctx.matching(mask).map { Self.span(ctx.visits[$0]) }).clipped(to: ctx.domain)
+        var spans: [Interval] = []
+        for v in ctx.visits where mask.contains(v.region) { spans.append(Self.span(v)) }
+        return spans.isEmpty ? .empty : IntervalSet(spans).clipped(to: ctx.domain)
     }
 
     /// The matching visits holding at `t`.
