@@ -29,10 +29,11 @@ struct EvaluateCommand: Command {
     func run() throws -> ExitCode {
         let writer = self.writer
         return try driver.run { campaigns in
-            { o, c in
+            let prepared = writer.prepared(for: campaigns)
+            return { o, c in
                 c.count(o, campaigns: campaigns)
                 var out: [UInt8] = []
-                writer.append(o, campaigns: campaigns, to: &out)
+                prepared.append(o, to: &out)
                 return out
             }
         }
