@@ -15,12 +15,61 @@ public struct Arbiter: Sendable {
     public let campaigns: CampaignSet
     /// Per campaign, per rule: the index of the rule's offer in its campaign (nil if unknown).
     let offerOfRule: [[Int?]]
+    /// Per campaign, per rule: the rule's place in the order of (offer priority, highest first;
+    /// campaign id; rule id), equal keys sharing a rank; `otherRank` for a trigger naming no rule.
+    let rank: [[Int]]
+    let otherRank: Int
+    /// Per campaign, per rule: the cap of the rule's offer and the offer's number among all
+    /// campaigns' offers.
+    let capOfRule: [[Cap?]]
+    let offerSlot: [[Int]]
 
     /// Prepares arbitration over `campaigns`.
-    /// - Complexity: O(rules x offers).
+    /// - Complexity: O(rules x offers + rules log rules).
     public init(campaigns: CampaignSet) {
         self.campaigns = campaigns
-        offerOfRule = campaigns.campaigns.map { c in c.rules.map { c.offerIndex($0.offer) } }
+        let offerOfRule = campaigns.campaigns.map { c in c.rules.map { c.offerIndex($0.offer) } }
+        self.offerOfRule = offerOfRule
+        // The arbitration key of every rule, plus the key (0, "", "") of a trigger naming none.
+        var keys: [(priority: Int, campaign: String, rule: String, c: Int, r: Int)] = [(0, "", "", -1, -1)]
+        var slots: [[Int]] = [], caps: [[Cap?]] = []
+        var slotBase = 0
+        for (c, campaign) in campaigns.campaigns.enumerated() {
+            var campaignSlots: [Int] = [], campaignCaps: [Cap?] = []
+            for (r, rule) in campaign.rules.enumerated() {
+                let o = offerOfRule[c][r]
+                keys.append((o.map { campaign.offers[$0].priority } ?? 0, campaign.id, rule.id, c, r))
+                campaignSlots.append(o.map { slotBase + $0 } ?? -1)
+                campaignCaps.append(o.flatMap { campaign.offers[$0].cap })
+            }
+            slots.append(campaignSlots)
+            caps.append(campaignCaps)
+            slotBase += campaign.offers.count
+        }
+        offerSlot = slots
+        capOfRule = caps
+        func before(_ a: (priority: Int, campaign: String, rule: String, c: Int, r: Int),
+                    _ b: (priority: Int, campaign: String, rule: String, c: Int, r: Int)) -> Bool {
+            if a.priority != b.priority { return a.priority > b.priority }
+            if a.campaign != b.campaign { return a.campaign.utf8.lexicographicallyPrecedes(b.campaign.utf8) }
+            if a.rule != b.rule { return a.rule.utf8.lexicographicallyPrecedes(b.rule.utf8) }
+            return false
+        }
+        let sorted = keys.sorted(by: before)
+        var ranks = campaigns.campaigns.map { [Int](repeating: 0, count: $0.rules.count) }
+        var other = 0, current = 0
+        for (k, key) in sorted.enumerated() {
+            if k > 0 && before(sorted[k - 1], key) { current = k }
+            if key.c < 0 { other = current } else { ranks[key.c][key.r] = current }
+        }
+        rank = ranks
+        otherRank = other
+    }
+
+    /// The arbitration rank of a trigger's rule (see `rank`).
+    func rank(of t: Trigger) -> Int {
+        guard rank.indices.contains(t.campaign), rank[t.campaign].indices.contains(t.rule) else { return otherRank }
+        return rank[t.campaign][t.rule]
     }
 
     /// The offer a trigger would deliver, if its campaign, rule and offer exist.
@@ -38,19 +87,13 @@ public struct Arbiter: Sendable {
     /// campaign id, then rule id (UTF-8 byte order).
     /// - Complexity: O(n log n).
     public func arbitrationOrder(_ triggers: [Trigger]) -> [Trigger] {
-        func key(_ t: Trigger) -> (priority: Int, campaign: String, rule: String) {
-            let c = campaigns.campaigns.indices.contains(t.campaign) ? campaigns.campaigns[t.campaign] : nil
-            let rule = c.flatMap { $0.rules.indices.contains(t.rule) ? $0.rules[t.rule].id : nil } ?? ""
-            return (offer(of: t)?.priority ?? 0, c?.id ?? "", rule)
-        }
-        let keyed = triggers.enumerated().map { (index: $0.offset, trigger: $0.element, key: key($0.element)) }
-        return keyed.sorted { a, b in
-            if a.trigger.time != b.trigger.time { return a.trigger.time < b.trigger.time }
-            if a.key.priority != b.key.priority { return a.key.priority > b.key.priority }
-            if a.key.campaign != b.key.campaign { return a.key.campaign.utf8.lexicographicallyPrecedes(b.key.campaign.utf8) }
-            if a.key.rule != b.key.rule { return a.key.rule.utf8.lexicographicallyPrecedes(b.key.rule.utf8) }
-            return a.index < b.index
-        }.map(\.trigger)
+        let ranks = triggers.map { rank(of: $0) }
+        return triggers.indices.sorted { a, b in
+            let ta = triggers[a].time, tb = triggers[b].time
+            if ta != tb { return ta < tb }
+            if ranks[a] != ranks[b] { return ranks[a] < ranks[b] }
+            return a < b
+        }.map { triggers[$0] }
     }
 
     /// One decision per trigger, in output order (time, then arbitration order).
@@ -71,21 +114,24 @@ public struct Arbiter: Sendable {
     }
 
     func run(userId: String, triggers: [Trigger], explain: Bool) -> [ExplainedDecision] {
-        var capHistory: [OfferKey: [Int64]] = [:]
+        // Delivered and held-out times per capped offer (by its slot), few per user.
+        var capHistory: [(slot: Int, times: [Int64])] = []
         var deliveredTimes: [Int64] = []
         var lastDelivered: Trigger?
-        var heldOut: [Int: Bool] = [:]
+        var heldOut = [Int8](repeating: -1, count: campaigns.campaigns.count)
         var out: [ExplainedDecision] = []
         out.reserveCapacity(triggers.count)
         for trigger in arbitrationOrder(triggers) {
             let t = trigger.time
-            let offerIdx = offerIndex(trigger)
-            let key = OfferKey(campaign: trigger.campaign, offer: offerIdx ?? -1)
-            let offer = self.offer(of: trigger)
+            let known = offerSlot.indices.contains(trigger.campaign) && offerSlot[trigger.campaign].indices.contains(trigger.rule)
+            let slot = known ? offerSlot[trigger.campaign][trigger.rule] : -1
+            let cap = known ? capOfRule[trigger.campaign][trigger.rule] : nil
+            let history = cap == nil ? nil : capHistory.firstIndex { $0.slot == slot }
             let status: DecisionStatus
             var why = ""
-            let capCount = offer?.cap.map { Self.count(capHistory[key] ?? [], within: $0.perMs, at: t) } ?? 0
-            if let cap = offer?.cap, capCount >= cap.count {
+            let capCount = cap.map { Self.count(history.map { capHistory[$0].times } ?? [], within: $0.perMs, at: t) } ?? 0
+            lazy var offer = self.offer(of: trigger)
+            if let cap, capCount >= cap.count {
                 status = .capped
                 if explain {
                     why = "cap of \(offer?.id ?? "?") reached: \(capCount) delivered or held out "
@@ -112,7 +158,9 @@ public struct Arbiter: Sendable {
                 status = .delivered
                 if explain { why = "delivered: no cap, holdout, earlier delivery at this instant or limit stood in the way" }
             }
-            if status == .delivered || status == .heldOut { capHistory[key, default: []].append(t) }
+            if cap != nil && (status == .delivered || status == .heldOut) {
+                if let h = history { capHistory[h].times.append(t) } else { capHistory.append((slot, [t])) }
+            }
             if status == .delivered {
                 deliveredTimes.append(t)
                 lastDelivered = trigger
@@ -141,12 +189,12 @@ public struct Arbiter: Sendable {
     }
 
     /// Whether the user is in campaign `campaign`'s holdout (memoised per call of `decide`).
-    func isHeldOut(campaign: Int, userId: String, cache: inout [Int: Bool]) -> Bool {
-        if let known = cache[campaign] { return known }
+    func isHeldOut(campaign: Int, userId: String, cache: inout [Int8]) -> Bool {
         guard campaigns.campaigns.indices.contains(campaign) else { return false }
-        let c = campaigns.campaigns[campaign]
-        let result = Holdout.isHeldOut(campaignId: c.id, userId: userId, percent: c.holdoutPercent)
-        cache[campaign] = result
+        if cache[campaign] >= 0 { return cache[campaign] == 1 }
+        let result = Holdout.isHeldOut(campaignId: campaigns.campaigns[campaign].id, userId: userId,
+                                       percent: campaigns.campaigns[campaign].holdoutPercent)
+        cache[campaign] = result ? 1 : 0
         return result
     }
 
@@ -160,11 +208,5 @@ public struct Arbiter: Sendable {
             if time > lower { n += 1 } else { break }
         }
         return n
-    }
-
-    /// A (campaign, offer) pair: the unit a cap counts.
-    struct OfferKey: Hashable {
-        let campaign: Int
-        let offer: Int
     }
 }
