@@ -62,28 +62,39 @@ public extension DecisionsWriter {
                 out.append(contentsOf: d.status.rawValue.utf8)
                 out.append(0x22)
                 out.append(contentsOf: messageText[c][r])
-                out.append(contentsOf: #","evidence":["#.utf8)
+                out.append(contentsOf: Text.evidence)
                 let visits = outcome.visits[c]
                 var first = true
                 for i in d.trigger.evidence where visits.indices.contains(i) {
                     let v = visits[i]
                     if !first { out.append(0x2C) }
                     first = false
-                    out.append(contentsOf: #"{"region":"#.utf8)
+                    out.append(contentsOf: Text.region)
                     JSONText.appendString(campaigns.campaigns[c].regions[Int(v.region)].id, to: &out)
-                    out.append(contentsOf: #","enter":""#.utf8)
+                    out.append(contentsOf: Text.enter)
                     Timestamp.append(v.enter, to: &out)
                     if let exit = v.exit {
-                        out.append(contentsOf: #"","exit":""#.utf8)
+                        out.append(contentsOf: Text.exit)
                         Timestamp.append(exit, to: &out)
-                        out.append(contentsOf: #""}"#.utf8)
+                        out.append(contentsOf: Text.closeVisit)
                     } else {
-                        out.append(contentsOf: #"","exit":null}"#.utf8)
+                        out.append(contentsOf: Text.openVisit)
                     }
                 }
-                out.append(contentsOf: "]}\n".utf8)
+                out.append(contentsOf: Text.end)
             }
         }
+    }
+
+    /// Fixed pieces of a decision line, as bytes.
+    private enum Text {
+        static let evidence = Array(#","evidence":["#.utf8)
+        static let region = Array(#"{"region":"#.utf8)
+        static let enter = Array(#","enter":""#.utf8)
+        static let exit = Array(#"","exit":""#.utf8)
+        static let closeVisit = Array(#""}"#.utf8)
+        static let openVisit = Array(#"","exit":null}"#.utf8)
+        static let end = Array("]}\n".utf8)
     }
 
     /// This writer bound to `campaigns` (see `Prepared`).

@@ -15,7 +15,10 @@ struct EvaluatedCondition {
         case .dwelled(let e): return e.evidence(at: t, ctx)
         case .sequence(let e): return e.evidence(at: t, ctx)
         case .during, .not: return []
-        case .all, .any: return parts.filter { $0.set.contains(t) }.flatMap { $0.evidence(at: t, ctx) }
+        case .all, .any:
+            var out: [Int] = []
+            for p in parts where p.set.contains(t) { out += p.evidence(at: t, ctx) }
+            return out
         }
     }
 }

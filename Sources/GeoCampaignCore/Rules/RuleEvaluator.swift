@@ -77,9 +77,9 @@ public struct RuleEvaluator: Sendable {
 
     /// Deduplicates visit indices and orders them by enter, then region id (UTF-8 bytes), then exit.
     func orderedEvidence(_ raw: [Int], _ visits: [Visit]) -> [Int] {
-        if raw.isEmpty { return [] }
-        let unique = raw.count == 1 ? raw : Array(Set(raw))
-        return unique.sorted { a, b in
+        if raw.count <= 1 { return raw }
+        // Sorted with the index as the last key, so repeats of an index end up side by side.
+        var sorted = raw.sorted { a, b in
             let va = visits[a], vb = visits[b]
             if va.enter != vb.enter { return va.enter < vb.enter }
             let ra = regionId(va.region), rb = regionId(vb.region)
@@ -87,6 +87,13 @@ public struct RuleEvaluator: Sendable {
             let ea = va.exit ?? Int64.max, eb = vb.exit ?? Int64.max
             return ea != eb ? ea < eb : a < b
         }
+        var kept = 1
+        for k in 1..<sorted.count where sorted[k] != sorted[kept - 1] {
+            sorted[kept] = sorted[k]
+            kept += 1
+        }
+        sorted.removeSubrange(kept...)
+        return sorted
     }
 
     /// The id of region index `region`, or "" when out of range.

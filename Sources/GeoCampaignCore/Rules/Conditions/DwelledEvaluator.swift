@@ -27,6 +27,6 @@ struct DwelledEvaluator: Sendable {
 
     /// The matching visits whose dwell interval holds `t`.
     func evidence(at t: Int64, _ ctx: EvaluationContext) -> [Int] {
-        ctx.matching(mask).filter { span(ctx.visits[$0])?.contains(t) ?? false }
+        ctx.visits.indices.filter { mask.contains(ctx.visits[$0].region) && (span(ctx.visits[$0])?.contains(t) ?? false) }
     }
 }

@@ -20,6 +20,6 @@ struct InsideEvaluator: Sendable {
 
     /// The matching visits holding at `t`.
     func evidence(at t: Int64, _ ctx: EvaluationContext) -> [Int] {
-        ctx.matching(mask).filter { Self.span(ctx.visits[$0]).contains(t) }
+        ctx.visits.indices.filter { mask.contains(ctx.visits[$0].region) && Self.span(ctx.visits[$0]).contains(t) }
     }
 }
