@@ -70,8 +70,13 @@ public struct RegionGeometry: Sendable {
         case let .polygon(parts):
             var p = Polygon()
             var box = BoundingBox(minLat: .infinity, maxLat: -.infinity, minLon: .infinity, maxLon: -.infinity)
+            let total = parts.reduce(0) { $0 + $1.outer.count + $1.holes.reduce(0) { $0 + $1.count } }
+            p.vertices.reserveCapacity(total)
+            p.chunks.reserveCapacity(total / RegionGeometry.chunkSize + 2 * parts.count + 1)
             for part in parts {
-                for ring in [part.outer] + part.holes where !ring.isEmpty {
+                for k in -1..<part.holes.count {
+                    let ring = k < 0 ? part.outer : part.holes[k]
+                    if ring.isEmpty { continue }
                     for c in ring {
                         p.vertices.append(Vertex(latDeg: c.lat, lonDeg: c.lon, latRad: Earth.radians(c.lat), lonRad: Earth.radians(c.lon)))
                         box.minLat = min(box.minLat, c.lat); box.maxLat = max(box.maxLat, c.lat)

@@ -209,17 +209,15 @@ public struct RegionIndex: Sendable {
         /// A tiled level: the tiles the boxes touch, their runs and the hash table over them.
         private mutating func addTiles(_ level: inout Level, members: [Int], ranges: [(x0: Int64, x1: Int64, y0: Int64, y1: Int64)],
                                        entries: [(box: BoundingBox, owner: Int32)]) {
-            var tileIndex: [Int64: Int] = [:]
-            tileIndex.reserveCapacity(members.count)
+            // Tiles are numbered in order of first appearance through an open-addressing table
+            // (a box touches at most 2 x 2 tiles, so 4 per box bound the count).
+            var numbers = TileNumbers(expected: 4 * members.count)
             var tileKeys: [Int64] = []
             for r in ranges {
                 for ty in (r.y0 >> CellTable.tileShift)...(r.y1 >> CellTable.tileShift) {
                     for tx in (r.x0 >> CellTable.tileShift)...(r.x1 >> CellTable.tileShift) {
                         let key = RegionIndex.key(tx, ty)
-                        if tileIndex[key] == nil {
-                            tileIndex[key] = tileKeys.count
-                            tileKeys.append(key)
-                        }
+                        if numbers.insert(key, number: tileKeys.count) { tileKeys.append(key) }
                     }
                 }
             }
@@ -230,7 +228,7 @@ public struct RegionIndex: Sendable {
                 let key = CellTable.tileKey(x, y)
                 if key != lastTile {
                     lastTile = key
-                    lastIndex = tileIndex[key] ?? 0
+                    lastIndex = numbers.number(of: key)
                 }
                 return lastIndex * CellTable.cellsPerTile + CellTable.offsetInTile(x, y)
             }
@@ -244,6 +242,58 @@ public struct RegionIndex: Sendable {
             level.slotBase = slotBase
             level.mask = capacity - 1
             level.shift = shift
+        }
+    }
+
+    /// Tile keys to tile numbers while a tiled level is built: open addressing, no hashing of
+    /// `Hasher`'s cost. Grows when half full.
+    private struct TileNumbers {
+        var keys: [Int64]
+        var numbers: [Int32]
+        var shift: Int
+        var count = 0
+
+        init(expected: Int) {
+            let (capacity, shift) = CellTable.shape(tiles: expected)
+            keys = [Int64](repeating: CellTable.empty, count: capacity)
+            numbers = [Int32](repeating: 0, count: capacity)
+            self.shift = shift
+        }
+
+        /// Gives `key` the number `number` unless it has one; true when it was added.
+        mutating func insert(_ key: Int64, number: Int) -> Bool {
+            var s = CellTable.home(key, shift: shift)
+            let mask = keys.count - 1
+            while keys[s] != CellTable.empty {
+                if keys[s] == key { return false }
+                s = (s + 1) & mask
+            }
+            keys[s] = key
+            numbers[s] = Int32(truncatingIfNeeded: number)
+            count += 1
+            if count * 2 > keys.count { grow() }
+            return true
+        }
+
+        /// The number of `key` (0 when it has none).
+        func number(of key: Int64) -> Int {
+            var s = CellTable.home(key, shift: shift)
+            let mask = keys.count - 1
+            while keys[s] != CellTable.empty {
+                if keys[s] == key { return Int(numbers[s]) }
+                s = (s + 1) & mask
+            }
+            return 0
+        }
+
+        private mutating func grow() {
+            let old = zip(keys, numbers).filter { $0.0 != CellTable.empty }
+            let (capacity, shift) = CellTable.shape(tiles: keys.count)
+            keys = [Int64](repeating: CellTable.empty, count: capacity)
+            numbers = [Int32](repeating: 0, count: capacity)
+            self.shift = shift
+            count = 0
+            for (k, n) in old { _ = insert(k, number: Int(n)) }
         }
     }
 

@@ -109,4 +109,60 @@ final class RegionIndexTests: XCTestCase {
         print("boxes examined per query: 10k city \(Double(examinedSmall) / Double(queries.count)), 100k spread \(Double(examinedSpread) / Double(queries.count))")
         XCTAssertLessThan(Double(examinedSmall) / Double(queries.count), 100, "boxes examined per query")
     }
+
+    /// A city's regions (dense levels) plus a few far away (tiled levels): exact queries equal
+    /// brute force, and the crossing loop's float-box candidates hold every exact answer and
+    /// nothing whose exact box is more than a float's step (about 2 m) away.
+    func testDenseAndTiledLevelsEqualBruteForceAndCandidatesCoverThem() {
+        var rng = SplitMix64(seed: 77)
+        let city = Coordinate(lat: 47.37, lon: 8.54)
+        var regions = Self.randomRegions(3_000, rng: &rng, around: city, spreadDeg: 0.2, sizes: [40, 100, 250, 600])
+        regions += Self.randomRegions(200, rng: &rng, sizes: [100, 5_000])
+        let engine = CrossingEngine(campaign: Campaign(id: "x", regions: regions, rules: [], offers: []), settings: Settings())
+        let index = engine.index
+        XCTAssertTrue(index.levels.elements.contains { $0.width > 0 }, "a dense level")
+        XCTAssertTrue(index.levels.elements.contains { $0.width == 0 }, "a tiled level")
+        var points: [Coordinate] = []
+        for _ in 0..<20_000 {
+            points.append(Coordinate(lat: city.lat + (rng.unit() - 0.5) * 0.25, lon: city.lon + (rng.unit() - 0.5) * 0.25))
+        }
+        for box in index.boxes.prefix(500) {
+            points.append(Coordinate(lat: box.minLat, lon: box.minLon))
+            points.append(Coordinate(lat: box.maxLat, lon: box.maxLon))
+            points.append(Coordinate(lat: box.maxLat.nextUp, lon: box.maxLon))
+            points.append(Coordinate(lat: box.minLat, lon: box.minLon.nextDown))
+        }
+        let cache = UnsafeMutableBufferPointer<RegionIndex.CellCache>.allocate(capacity: index.levels.count)
+        defer { cache.deallocate() }
+        cache.initialize(repeating: RegionIndex.CellCache())
+        var boxesOf: [Int32: [BoundingBox]] = [:]
+        for (n, box) in index.boxes.enumerated() { boxesOf[index.owners[n], default: []].append(box) }
+        var exact: [Int32] = []
+        var found = 0, extra = 0
+        withExtendedLifetime(index) {
+            let probe = index.probe
+            for p in points {
+                exact.removeAll()
+                index.query(lat: p.lat, lon: p.lon, into: &exact)
+                XCTAssertEqual(exact.sorted(), index.bruteForce(lat: p.lat, lon: p.lon).sorted(), "at \(p)")
+                var near = ScratchBuffer<Int32>(capacity: 16)
+                probe.candidates(lat: p.lat, lon: p.lon, cache: cache, into: &near)
+                let candidates = (0..<near.count).map { near[$0] }
+                near.free()
+                XCTAssertTrue(Set(exact).isSubset(of: Set(candidates)), "at \(p)")
+                found += exact.count
+                for c in Set(candidates).subtracting(exact) {
+                    extra += 1
+                    let step = 1e-4
+                    let grown = (boxesOf[c] ?? []).contains {
+                        BoundingBox(minLat: $0.minLat - step, maxLat: $0.maxLat + step,
+                                    minLon: $0.minLon - step, maxLon: $0.maxLon + step).contains(lat: p.lat, lon: p.lon)
+                    }
+                    XCTAssertTrue(grown, "candidate \(c) far from \(p)")
+                }
+            }
+        }
+        XCTAssertGreaterThan(found, 10_000)
+        XCTAssertGreaterThan(extra, 0, "edge points just outside a box come back as candidates")
+    }
 }
