@@ -7,6 +7,8 @@ extension RegionIndex {
         let runs: UnsafeBufferPointer<CellTable.Run>
         let items: UnsafeBufferPointer<Item>
         let boxes: UnsafeBufferPointer<BoundingBox>
+        let floatBoxes: UnsafeBufferPointer<FloatBox>
+        let owners: UnsafeBufferPointer<Int32>
 
         /// The first run of the tile with key `tile` on a tiled `level`, or -1 when no box touches it.
         @inline(__always) func tileBase(_ tile: Int64, _ level: Level) -> Int {
@@ -53,8 +55,8 @@ extension RegionIndex {
         @inline(__always) func query(lat: Double, lon: Double, into result: inout [Int32]) {
             forEachCell(lat: lat, lon: lon) { start, count in
                 for k in start..<(start + count) {
-                    let item = items[k]
-                    if item.mayContain(lat: lat, lon: lon) && boxes[Int(item.entry)].contains(lat: lat, lon: lon) { result.append(item.owner) }
+                    let e = Int(items[k].entry)
+                    if floatBoxes[e].mayContain(lat: lat, lon: lon) && boxes[e].contains(lat: lat, lon: lon) { result.append(owners[e]) }
                 }
             }
         }
@@ -105,8 +107,8 @@ extension RegionIndex.Probe {
             let cell = runs[r]
             let start = Int(cell.start)
             for k in start..<(start + Int(cell.count)) {
-                let item = items[k]
-                if item.mayContain(lat: lat, lon: lon) { result.append(item.owner) }
+                let e = Int(items[k].entry)
+                if floatBoxes[e].mayContain(lat: lat, lon: lon) { result.append(owners[e]) }
             }
         }
     }

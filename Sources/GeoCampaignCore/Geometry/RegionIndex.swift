@@ -9,8 +9,9 @@ import Foundation
 /// (at most 20). A level whose boxes lie in a compact area (a city) keeps a dense array of cells
 /// over that area, so a point's cell is one memory access away; a level spread wider (a
 /// continent's dealers) keeps a hash table of 4 x 4-cell tiles instead. Each cell lists its
-/// boxes as items that carry the box itself (as floats rounded outward) and its owner, so a
-/// query reads one cell run and one run of items per level, and nothing reference counted
+/// boxes as 4-byte entry numbers, and each entry's box is also kept as floats rounded outward
+/// (16 bytes), so a query reads one cell run, its items and their float boxes per level, and
+/// nothing reference counted
 /// (see `Probe`).
 public struct RegionIndex: Sendable {
     struct Level: Sendable {
@@ -29,25 +30,27 @@ public struct RegionIndex: Sendable {
         var shift: Int
     }
 
-    /// One listing of a box in one cell: the box rounded outward to floats (so the check never
-    /// misses a point the exact box holds, and may let through one within a float's step of it,
-    /// about 2 m, which the exact test or the classification then rules out), its owner and its
-    /// entry number (for the exact box).
+    /// One listing of a box in one cell: the entry number (4 bytes, so that 100,000 regions
+    /// listed in about 9 cells each cost a few MB; the entry's box and owner are read from
+    /// `entryFloatBoxes`, `entryOwners` and `entryBoxes`).
     struct Item: Sendable {
+        var entry: Int32
+    }
+
+    /// An entry's box rounded outward to floats (16 bytes instead of 32): the check never misses
+    /// a point the exact box holds, and may let through one within a float's step of it (about
+    /// 2 m), which the exact test or the classification then rules out.
+    struct FloatBox: Sendable {
         var minLat: Float
         var maxLat: Float
         var minLon: Float
         var maxLon: Float
-        var owner: Int32
-        var entry: Int32
 
-        init(_ box: BoundingBox, owner: Int32, entry: Int32) {
-            minLat = Item.down(box.minLat)
-            maxLat = Item.up(box.maxLat)
-            minLon = Item.down(box.minLon)
-            maxLon = Item.up(box.maxLon)
-            self.owner = owner
-            self.entry = entry
+        init(_ box: BoundingBox) {
+            minLat = FloatBox.down(box.minLat)
+            maxLat = FloatBox.up(box.maxLat)
+            minLon = FloatBox.down(box.minLon)
+            maxLon = FloatBox.up(box.maxLon)
         }
 
         /// The largest float not above `x`.
@@ -70,8 +73,10 @@ public struct RegionIndex: Sendable {
 
     let boxes: [BoundingBox]
     let owners: [Int32]
-    /// `boxes` as a flat buffer for exact queries.
+    /// Per entry: the exact box, the float box and the owner, as flat buffers for queries.
     let entryBoxes: FixedBuffer<BoundingBox>
+    let entryFloatBoxes: FixedBuffer<FloatBox>
+    let entryOwners: FixedBuffer<Int32>
     let levels: FixedBuffer<Level>
     /// Tile tables of the tiled levels.
     let slots: FixedBuffer<CellTable.Slot>
@@ -108,6 +113,8 @@ public struct RegionIndex: Sendable {
         boxes = entries.map(\.box)
         owners = entries.map(\.owner)
         entryBoxes = FixedBuffer(boxes)
+        entryFloatBoxes = FixedBuffer(boxes.map(FloatBox.init))
+        entryOwners = FixedBuffer(owners)
         let valid = entries.indices.filter { entries[$0].box.minLat <= entries[$0].box.maxLat && entries[$0].box.minLon <= entries[$0].box.maxLon }
         let wanted = valid.map { n -> Int in
             let b = entries[n].box
@@ -188,12 +195,12 @@ public struct RegionIndex: Sendable {
                 start += counts[c]
             }
             let first = items.count
-            items += repeatElement(Item(BoundingBox(minLat: 0, maxLat: 0, minLon: 0, maxLon: 0), owner: 0, entry: 0), count: Int(start) - first)
+            items += repeatElement(Item(entry: 0), count: Int(start) - first)
             items.withUnsafeMutableBufferPointer { out in
                 next.withUnsafeMutableBufferPointer { next in
                     for (k, n) in members.enumerated() {
                         let r = ranges[k]
-                        let item = Item(entries[n].box, owner: entries[n].owner, entry: Int32(n))
+                        let item = Item(entry: Int32(n))
                         for y in r.y0...r.y1 {
                             for x in r.x0...r.x1 {
                                 let c = cell(x, y)
@@ -209,9 +216,8 @@ public struct RegionIndex: Sendable {
         /// A tiled level: the tiles the boxes touch, their runs and the hash table over them.
         private mutating func addTiles(_ level: inout Level, members: [Int], ranges: [(x0: Int64, x1: Int64, y0: Int64, y1: Int64)],
                                        entries: [(box: BoundingBox, owner: Int32)]) {
-            // Tiles are numbered in order of first appearance through an open-addressing table
-            // (a box touches at most 2 x 2 tiles, so 4 per box bound the count).
-            var numbers = TileNumbers(expected: 4 * members.count)
+            // Tiles are numbered in order of first appearance through an open-addressing table.
+            var numbers = TileNumbers(expected: members.count)
             var tileKeys: [Int64] = []
             for r in ranges {
                 for ty in (r.y0 >> CellTable.tileShift)...(r.y1 >> CellTable.tileShift) {
@@ -313,7 +319,7 @@ public struct RegionIndex: Sendable {
     /// the index is alive (keep the index, or the engine holding it, alive around the loop).
     var probe: Probe {
         Probe(levels: levels.elements, slots: slots.elements, runs: runs.elements, items: items.elements,
-              boxes: entryBoxes.elements)
+              boxes: entryBoxes.elements, floatBoxes: entryFloatBoxes.elements, owners: entryOwners.elements)
     }
 
     /// Appends to `result` the owner of every box containing (lat, lon), each once per box.
