@@ -15,17 +15,6 @@ extension CampaignDecoder {
         var mark: SourceMark
     }
 
-    /// `[lon, lat]` positions of a ring with their marks; nil if malformed.
-    private static func positions(_ v: JSONNode?) -> [(Coordinate, SourceMark)]? {
-        guard let arr = v?.array else { return nil }
-        var out: [(Coordinate, SourceMark)] = []
-        for p in arr {
-            guard let pair = p.array, pair.count >= 2, let lon = pair[0].number, let lat = pair[1].number else { return nil }
-            out.append((Coordinate(lat: lat, lon: lon), p.mark))
-        }
-        return out
-    }
-
     /// Whether `s` holds a control character (general category Cc); printable ASCII is checked
     /// byte by byte without Unicode property look-ups.
     private static func hasControlCharacter(_ s: String) -> Bool {
@@ -51,7 +40,7 @@ extension CampaignDecoder {
     private struct FeatureOutcome {
         var issues: [FeatureIssue] = []
         var pointId: String?
-        var added: (Region, Int, SourceMark)?
+        var added: (Region, Int, JSONNode)?
     }
 
     /// The settings of one import entry that every feature is decoded with.
@@ -127,7 +116,7 @@ extension CampaignDecoder {
         if let t = props?["tags"] {
             if let list = t.array, list.allSatisfy({ $0.string != nil }) {
                 for s in list.compactMap(\.string) where !s.isEmpty && !tags.contains(s) { tags.append(s) }
-            } else if case .null = t.kind {
+            } else if t.isNull {
             } else {
                 out.issues.append(FeatureIssue(severity: .error, kind: "bad-tags", plural: "have tags that are not a list of strings",
                                            message: "\(label) has \"tags\" that are not a list of strings: write \"tags\": [\"a\", \"b\"]", mark: t.mark))
@@ -143,18 +132,18 @@ extension CampaignDecoder {
         var shape: Region.Shape?
         switch type {
         case "Point":
-            guard let c = coords, let pos = Self.positions(JSONNode(kind: .array([c]), mark: c.mark)), let p = pos.first else {
+            guard let c = coords, let p = c.position else {
                 out.issues.append(FeatureIssue(severity: .error, kind: "bad-coords", plural: "have malformed coordinates",
                                            message: "\(label) has malformed coordinates: a Point is [longitude, latitude]", mark: coordsMark))
                 return out
             }
-            guard Self.inRange(p.0) else {
+            guard Self.inRange(p) else {
                 out.issues.append(FeatureIssue(severity: .error, kind: "range", plural: "have positions out of range",
-                                           message: Self.rangeMessage(label, p.0), mark: p.1))
+                                           message: Self.rangeMessage(label, p), mark: c.mark))
                 return out
             }
             out.pointId = id
-            shape = .circle(center: p.0, radiusM: radius ?? 0)
+            shape = .circle(center: p, radiusM: radius ?? 0)
         case "Polygon", "MultiPolygon":
             var polys: [JSONNode] = []
             if type == "Polygon" {
@@ -167,25 +156,29 @@ extension CampaignDecoder {
             var fatal = false
             for (pi, poly) in polys.enumerated() {
                 guard let ringNodes = poly.array, !ringNodes.isEmpty else { malformed = true; break }
-                let rings = ringNodes.map { Self.positions($0) }
-                guard rings.allSatisfy({ $0 != nil }) else { malformed = true; break }
-                let rs = rings.compactMap { $0 }
-                if let bad = rs.joined().first(where: { !Self.inRange($0.0) }) {
+                var rs: [[Coordinate]] = []
+                rs.reserveCapacity(ringNodes.count)
+                for r in ringNodes {
+                    guard let ring = r.positions else { break }
+                    rs.append(ring)
+                }
+                guard rs.count == ringNodes.count else { malformed = true; break }
+                if let r = rs.firstIndex(where: { !$0.allSatisfy(Self.inRange) }), let k = rs[r].firstIndex(where: { !Self.inRange($0) }) {
                     out.issues.append(FeatureIssue(severity: .error, kind: "range", plural: "have positions out of range",
-                                               message: Self.rangeMessage(label, bad.0), mark: bad.1))
+                                               message: Self.rangeMessage(label, rs[r][k]), mark: ringNodes[r].itemMark(k)))
                     fatal = true
                     break
                 }
                 lazy var subject = polys.count > 1 ? "part \(pi + 1) of \(label)" : label
-                let coordsOnly = rs.map { $0.map(\.0) }
+                let coordsOnly = rs
                 for p in PolygonCheck.problems(outer: coordsOnly[0], holes: Array(coordsOnly.dropFirst())) {
                     switch p {
                     case .crossing(_, _, _, let rb, let fb, _):
                         let at = rs[rb][fb]
                         out.issues.append(FeatureIssue(severity: .warning, kind: "crossing", plural: "cross themselves",
-                                                   message: p.message(subject: subject, place: " near \(at.0.lat), \(at.0.lon)")
+                                                   message: p.message(subject: subject, place: " near \(at.lat), \(at.lon)")
                                                        + "; inside and outside follow the even-odd rule",
-                                                   mark: at.1))
+                                                   mark: ringNodes[rb].itemMark(fb)))
                     case .tooFewPoints(let r, _):
                         out.issues.append(FeatureIssue(severity: .error, kind: "polygon", plural: "are not valid polygons",
                                                    message: p.message(subject: subject), mark: ringNodes[r].mark))
@@ -196,7 +189,7 @@ extension CampaignDecoder {
                         fatal = true
                     case .holeOutside(let h, let pt):
                         out.issues.append(FeatureIssue(severity: .error, kind: "polygon", plural: "are not valid polygons",
-                                                   message: p.message(subject: subject), mark: rs[h][pt].1))
+                                                   message: p.message(subject: subject), mark: ringNodes[h].itemMark(pt)))
                         fatal = true
                     }
                 }
@@ -218,7 +211,7 @@ extension CampaignDecoder {
             return out
         }
         guard let shape else { return out }
-        out.added = ((Region(id: id, name: name, tags: tags, shape: shape, hysteresisM: hyst, confirmMs: confirm), i, idNode?.mark ?? feature.mark))
+        out.added = ((Region(id: id, name: name, tags: tags, shape: shape, hysteresisM: hyst, confirmMs: confirm), i, idNode ?? feature))
         return out
     }
 
@@ -258,7 +251,7 @@ extension CampaignDecoder {
         }
         var issues: [FeatureIssue] = []
         var pointExample: String?
-        var added: [(Region, Int, SourceMark)] = []
+        var added: [(Region, Int, JSONNode)] = []
         let settings = ImportSettings(extraTags: extraTags, idProperty: idProperty, nameProperty: nameProperty,
                                       radius: radius, hyst: hyst, confirm: confirm)
         for outcome in Self.decodeFeatures(features, settings) {
@@ -277,13 +270,13 @@ extension CampaignDecoder {
         scope.regionIdPlace.reserveCapacity(scope.regionIdPlace.count + added.count)
         scope.regions.reserveCapacity(scope.regions.count + added.count)
         scope.origins.reserveCapacity(scope.origins.count + added.count)
-        for (region, feature, mark) in added {
+        for (region, feature, markNode) in added {
             if let first = scope.regionIds[region.id] {
                 let label = "feature \(feature + 1) ('\(region.id)')"
                 let place = scope.regionIdPlace[region.id]?.words ?? "on line \(first.line)"
                 issues.append(FeatureIssue(severity: .error, kind: "dup", plural: "have ids already used in this campaign",
                                            message: "\(label) has the id '\(region.id)', already used \(place) in \(file.path): region ids must be unique in a campaign (use id_property: to pick another property)",
-                                           mark: mark))
+                                           mark: markNode.mark))
                 continue
             }
             scope.regionIds[region.id] = pathNode.mark

@@ -1,58 +1,68 @@
-/// A JSON value (RFC 8259) with the position where it starts, for GeoJSON imports whose problems
-/// are reported at the feature.
+/// A JSON value (RFC 8259) of a parsed `JSONDocument`, for GeoJSON imports whose problems are
+/// reported at the feature: a cheap handle (the document and the value's node); strings, numbers'
+/// text and positions are read from the document's bytes when asked for.
 struct JSONNode: Sendable {
-    /// The value kinds. Numbers keep their text, so that numeric ids keep their digits.
-    enum Kind: Sendable {
-        case object([(String, JSONNode)])
-        case array([JSONNode])
-        case string(String)
-        case number(Double, String)
-        case bool(Bool)
-        case null
-    }
+    /// The document holding the value.
+    let document: JSONDocument
+    /// The value's node in `document.nodes`.
+    let index: Int
 
-    var kind: Kind
-    var mark: SourceMark
+    private var kind: JSONDocument.Kind { document.nodes[index].kind }
 
-    /// The member `key` of an object.
+    /// Where the value starts.
+    var mark: SourceMark { document.mark(atOffset: Int(document.nodes[index].offset)) }
+
+    /// The member `key` of an object (the first, if the name is repeated).
     subscript(_ key: String) -> JSONNode? {
-        if case .object(let members) = kind { return members.first { $0.0 == key }?.1 }
-        return nil
+        document.member(index, key).map { JSONNode(document: document, index: $0) }
     }
 
     /// The items of an array.
     var array: [JSONNode]? {
-        if case .array(let a) = kind { return a }
-        return nil
+        guard kind == .array else { return nil }
+        return document.children(index).map { JSONNode(document: document, index: $0) }
     }
 
     /// Whether this is an object.
-    var isObject: Bool {
-        if case .object = kind { return true }
-        return false
-    }
+    var isObject: Bool { kind == .object }
+
+    /// Whether this is `null`.
+    var isNull: Bool { kind == .null }
 
     /// The string value.
     var string: String? {
-        if case .string(let s) = kind { return s }
-        return nil
+        let k = kind
+        return k == .string || k == .escapedString ? document.string(index) : nil
     }
 
     /// The number value.
     var number: Double? {
-        if case .number(let d, _) = kind { return d }
-        return nil
+        kind == .number ? document.nodes[index].number : nil
     }
 
     /// Text of an id or name: a string as is, a number as its decimal text (integers without a
     /// fraction or exponent); nil for other kinds.
     var text: String? {
         switch kind {
-        case .string(let s): return s
-        case .number(let d, let t):
+        case .string, .escapedString: return document.string(index)
+        case .number:
+            let d = document.nodes[index].number
             if d == d.rounded(), abs(d) < 9.0e15 { return String(Int64(d)) }
+            let t = document.numberText(index)
             return t.contains("e") || t.contains("E") ? String(d) : t
         default: return nil
         }
+    }
+
+    /// The position `[longitude, latitude]` this array is (further members are ignored), if it is one.
+    var position: Coordinate? { document.position(index) }
+
+    /// The `[longitude, latitude]` positions of an array of positions (further members of a
+    /// position are ignored); nil when this is not one.
+    var positions: [Coordinate]? { document.positions(index) }
+
+    /// Where item `k` of this array starts.
+    func itemMark(_ k: Int) -> SourceMark {
+        document.mark(atOffset: Int(document.nodes[document.item(index, k)].offset))
     }
 }
