@@ -85,6 +85,17 @@ extension CampaignDecoder {
         return results.all.flatMap { $0 }
     }
 
+    /// The strings of a list, or nil if one item is not a string.
+    private static func strings(_ list: [JSONNode]) -> [String]? {
+        var out: [String] = []
+        out.reserveCapacity(list.count)
+        for item in list {
+            guard let s = item.string else { return nil }
+            out.append(s)
+        }
+        return out
+    }
+
     /// Decodes feature `i` (0-based) of an import.
     private static func decodeFeature(_ i: Int, _ feature: JSONNode, _ settings: ImportSettings) -> FeatureOutcome {
         var out = FeatureOutcome()
@@ -114,8 +125,8 @@ extension CampaignDecoder {
         let name = props?[nameProperty]?.text
         var tags = extraTags
         if let t = props?["tags"] {
-            if let list = t.array, list.allSatisfy({ $0.string != nil }) {
-                for s in list.compactMap(\.string) where !s.isEmpty && !tags.contains(s) { tags.append(s) }
+            if let list = t.array, let strings = Self.strings(list) {
+                for s in strings where !s.isEmpty && !tags.contains(s) { tags.append(s) }
             } else if t.isNull {
             } else {
                 out.issues.append(FeatureIssue(severity: .error, kind: "bad-tags", plural: "have tags that are not a list of strings",
@@ -128,7 +139,7 @@ extension CampaignDecoder {
             return out
         }
         let coords = geometry["coordinates"]
-        let coordsMark = coords?.mark ?? geometry.mark
+        lazy var coordsMark = coords?.mark ?? geometry.mark
         var shape: Region.Shape?
         switch type {
         case "Point":
@@ -170,8 +181,8 @@ extension CampaignDecoder {
                     break
                 }
                 lazy var subject = polys.count > 1 ? "part \(pi + 1) of \(label)" : label
-                let coordsOnly = rs
-                for p in PolygonCheck.problems(outer: coordsOnly[0], holes: Array(coordsOnly.dropFirst())) {
+                let (problems, normalized) = PolygonCheck.check(rs)
+                for p in problems {
                     switch p {
                     case .crossing(_, _, _, let rb, let fb, _):
                         let at = rs[rb][fb]
@@ -193,8 +204,7 @@ extension CampaignDecoder {
                         fatal = true
                     }
                 }
-                parts.append(Region.PolygonPart(outer: PolygonCheck.normalize(coordsOnly[0]).points,
-                                                holes: coordsOnly.dropFirst().map { PolygonCheck.normalize($0).points }))
+                parts.append(Region.PolygonPart(outer: normalized[0], holes: Array(normalized.dropFirst())))
             }
             if malformed {
                 out.issues.append(FeatureIssue(severity: .error, kind: "bad-coords", plural: "have malformed coordinates",
@@ -266,10 +276,20 @@ extension CampaignDecoder {
             added.removeAll { if case .circle = $0.0.shape { return true } else { return false } }
             scope.regionsIncomplete = true
         }
-        scope.regionIds.reserveCapacity(scope.regionIds.count + added.count)
-        scope.regionIdPlace.reserveCapacity(scope.regionIdPlace.count + added.count)
-        scope.regions.reserveCapacity(scope.regions.count + added.count)
-        scope.origins.reserveCapacity(scope.origins.count + added.count)
+        // Room for this import's regions, growing geometrically: several large imports in a row
+        // must not each rehash or copy everything the ones before added.
+        if scope.regionIds.capacity < scope.regionIds.count + added.count {
+            scope.regionIds.reserveCapacity(max(scope.regionIds.count + added.count, 2 * scope.regionIds.capacity))
+        }
+        if scope.regionIdPlace.capacity < scope.regionIdPlace.count + added.count {
+            scope.regionIdPlace.reserveCapacity(max(scope.regionIdPlace.count + added.count, 2 * scope.regionIdPlace.capacity))
+        }
+        if scope.regions.capacity < scope.regions.count + added.count {
+            scope.regions.reserveCapacity(max(scope.regions.count + added.count, 2 * scope.regions.capacity))
+        }
+        if scope.origins.capacity < scope.origins.count + added.count {
+            scope.origins.reserveCapacity(max(scope.origins.count + added.count, 2 * scope.origins.capacity))
+        }
         for (region, feature, markNode) in added {
             if let first = scope.regionIds[region.id] {
                 let label = "feature \(feature + 1) ('\(region.id)')"

@@ -21,6 +21,8 @@ enum PolygonCheck {
     static func normalize(_ written: [Coordinate]) -> Ring {
         var pts: [Coordinate] = []
         var idx: [Int] = []
+        pts.reserveCapacity(written.count)
+        idx.reserveCapacity(written.count)
         for (i, p) in written.enumerated() where pts.last != p {
             pts.append(p)
             idx.append(i)
@@ -32,12 +34,29 @@ enum PolygonCheck {
         return Ring(points: pts, indices: idx)
     }
 
-    /// Number of distinct points.
-    static func distinctCount(_ ring: [Coordinate]) -> Int { Set(ring).count }
+    /// Number of distinct points, counted up to 3 (enough to tell a ring from a degenerate one)
+    /// by a linear scan, without hashing: min(3, number of distinct points).
+    static func distinctCountUpToThree(_ ring: [Coordinate]) -> Int {
+        guard let a = ring.first else { return 0 }
+        var second: Coordinate?
+        for p in ring where p != a {
+            guard let b = second else {
+                second = p
+                continue
+            }
+            if p != b { return 3 }
+        }
+        return second == nil ? 1 : 2
+    }
 
     /// max(lon) - min(lon).
     static func lonSpan(_ ring: [Coordinate]) -> Double {
-        guard let lo = ring.map(\.lon).min(), let hi = ring.map(\.lon).max() else { return 0 }
+        guard var lo = ring.first?.lon else { return 0 }
+        var hi = lo
+        for p in ring {
+            lo = min(lo, p.lon)
+            hi = max(hi, p.lon)
+        }
         return hi - lo
     }
 
