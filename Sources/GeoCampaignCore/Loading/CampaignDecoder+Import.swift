@@ -252,7 +252,10 @@ extension CampaignDecoder {
             geo = file
         }
         imports.release(resolved)
-        let root = geo.root
+        // The features are decoded through unretained handles (no reference counting shared by
+        // the decoding threads); `geo` keeps the document alive until this function returns.
+        defer { withExtendedLifetime(geo) {} }
+        let root = geo.root.unretained
         guard root["type"]?.string == "FeatureCollection", let features = root["features"]?.array else {
             let t = root["type"]?.string.map { " (its type is '\($0)')" } ?? ""
             error(pathNode.mark, "the import '\(rel)' is not a GeoJSON FeatureCollection\(t): export the regions as a FeatureCollection of Point, Polygon and MultiPolygon features")
@@ -281,26 +284,23 @@ extension CampaignDecoder {
         if scope.regionIds.capacity < scope.regionIds.count + added.count {
             scope.regionIds.reserveCapacity(max(scope.regionIds.count + added.count, 2 * scope.regionIds.capacity))
         }
-        if scope.regionIdPlace.capacity < scope.regionIdPlace.count + added.count {
-            scope.regionIdPlace.reserveCapacity(max(scope.regionIdPlace.count + added.count, 2 * scope.regionIdPlace.capacity))
-        }
         if scope.regions.capacity < scope.regions.count + added.count {
             scope.regions.reserveCapacity(max(scope.regions.count + added.count, 2 * scope.regions.capacity))
         }
         if scope.origins.capacity < scope.origins.count + added.count {
             scope.origins.reserveCapacity(max(scope.origins.count + added.count, 2 * scope.origins.capacity))
         }
+        let line = pathNode.mark.line
         for (region, feature, markNode) in added {
-            if let first = scope.regionIds[region.id] {
+            // One hash per new id: insert, and put the first definition back if it was taken.
+            if let first = scope.regionIds.updateValue(.imported(feature: feature + 1, id: region.id, file: rel, line: line), forKey: region.id) {
+                scope.regionIds[region.id] = first
                 let label = "feature \(feature + 1) ('\(region.id)')"
-                let place = scope.regionIdPlace[region.id]?.words ?? "on line \(first.line)"
                 issues.append(FeatureIssue(severity: .error, kind: "dup", plural: "have ids already used in this campaign",
-                                           message: "\(label) has the id '\(region.id)', already used \(place) in \(file.path): region ids must be unique in a campaign (use id_property: to pick another property)",
+                                           message: "\(label) has the id '\(region.id)', already used \(first.words) in \(file.path): region ids must be unique in a campaign (use id_property: to pick another property)",
                                            mark: markNode.mark))
                 continue
             }
-            scope.regionIds[region.id] = pathNode.mark
-            scope.regionIdPlace[region.id] = .imported(feature: feature + 1, id: region.id, file: rel, line: pathNode.mark.line)
             // The import's own tags were added above; only a feature's extra tags are new.
             if region.tags.count > extraTags.count {
                 for t in region.tags.dropFirst(extraTags.count) { scope.tags.insert(t) }

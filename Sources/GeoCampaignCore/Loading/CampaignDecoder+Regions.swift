@@ -41,18 +41,16 @@ extension CampaignDecoder {
         if let n = f["confirm"] { region.confirmMs = duration(n, "confirm") }
         guard let id, shape != nil else {
             // Keep the id known so that rules naming it are not reported twice.
-            if let id { scope.regionIds[id] = scope.regionIds[id] ?? idMark }
+            if let id { scope.regionIds[id] = scope.regionIds[id] ?? .line(idMark.line) }
             for t in tags { scope.tags.insert(t) }
             return
         }
         for t in tags { scope.tags.insert(t) }
         if let first = scope.regionIds[id] {
-            let place = scope.regionIdPlace[id]?.words ?? "on line \(first.line)"
-            error(idMark, "the region id '\(id)' is already used \(place): give each region its own id")
+            error(idMark, "the region id '\(id)' is already used \(first.words): give each region its own id")
             return
         }
-        scope.regionIds[id] = idMark
-        scope.regionIdPlace[id] = .line(idMark.line)
+        scope.regionIds[id] = .line(idMark.line)
         scope.regions.append(region)
         scope.origins.append(.written(idMark: idMark))
     }

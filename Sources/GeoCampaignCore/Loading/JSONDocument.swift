@@ -24,10 +24,11 @@ final class JSONDocument: @unchecked Sendable {
         var kind: Kind
     }
 
-    /// The text as read.
-    let bytes: [UInt8]
-    /// The tape; node 0 is the root.
-    let nodes: [Node]
+    /// The text as read (owned, freed with the document: reading it costs no reference counting,
+    /// so that threads decoding parts of one document do not contend on a shared count).
+    let bytes: UnsafeBufferPointer<UInt8>
+    /// The tape; node 0 is the root (owned like `bytes`).
+    let nodes: UnsafeBufferPointer<Node>
     /// Byte offset of the first column of each line (lines end at LF; line 1 starts after a BOM).
     private let lineStarts: [Int32]
     /// Characters (UTF-8 lead bytes) before each 1 KiB block, built on the first mark that needs
@@ -37,10 +38,18 @@ final class JSONDocument: @unchecked Sendable {
 
     private static let blockShift = 10
 
-    init(bytes: [UInt8], nodes: [Node], lineStarts: [Int32]) {
-        self.bytes = bytes
-        self.nodes = nodes
+    /// A document over a copy of `bytes`, owning `nodes` (allocated by the parser).
+    init(bytes: UnsafeBufferPointer<UInt8>, nodes: UnsafeMutableBufferPointer<Node>, lineStarts: [Int32]) {
+        let b = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
+        _ = b.initialize(from: bytes)
+        self.bytes = UnsafeBufferPointer(b)
+        self.nodes = UnsafeBufferPointer(nodes)
         self.lineStarts = lineStarts
+    }
+
+    deinit {
+        bytes.deallocate()
+        nodes.deallocate()
     }
 
     /// The line and column (1-based, the column in characters) of byte `offset`.
@@ -91,26 +100,22 @@ final class JSONDocument: @unchecked Sendable {
     }
 
     /// Bytes in `b[from..<to]` that start a UTF-8 sequence (are not continuation bytes).
-    static func leadBytes(_ b: [UInt8], _ from: Int, _ to: Int) -> Int {
-        b.withUnsafeBufferPointer { p in
-            var n = 0
-            var k = from
-            while k < to {
-                n &+= p[k] & 0xC0 != 0x80 ? 1 : 0
-                k += 1
-            }
-            return n
+    static func leadBytes(_ p: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> Int {
+        var n = 0
+        var k = from
+        while k < to {
+            n &+= p[k] & 0xC0 != 0x80 ? 1 : 0
+            k += 1
         }
+        return n
     }
 
     /// The text of string node `index`, escapes decoded (invalid UTF-8 becomes U+FFFD).
     func string(_ index: Int) -> String {
         let n = nodes[index]
         let from = Int(n.offset) + 1, to = from + Int(n.size)
-        return bytes.withUnsafeBufferPointer { p in
-            if n.kind != .escapedString { return String(decoding: UnsafeBufferPointer(rebasing: p[from..<to]), as: UTF8.self) }
-            return String(decoding: Self.unescape(p, from, to), as: UTF8.self)
-        }
+        if n.kind != .escapedString { return String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<to]), as: UTF8.self) }
+        return String(decoding: Self.unescape(bytes, from, to), as: UTF8.self)
     }
 
     /// The bytes of a validated string body with its escapes replaced; an unpaired surrogate, or
@@ -162,7 +167,7 @@ final class JSONDocument: @unchecked Sendable {
     func numberText(_ index: Int) -> String {
         let n = nodes[index]
         let from = Int(n.offset)
-        return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[from..<(from + Int(n.size))]), as: UTF8.self) }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<(from + Int(n.size))]), as: UTF8.self)
     }
 
     /// The value node of the first member of object node `index` named `key` (names compare as
@@ -173,22 +178,27 @@ final class JSONDocument: @unchecked Sendable {
         var key = key
         return key.withUTF8 { kb in
             let keyASCII = kb.allSatisfy { $0 < 0x80 }
-            return bytes.withUnsafeBufferPointer { p in
-                nodes.withUnsafeBufferPointer { t in
-                    var k = index + 1
-                    for _ in 0..<Int(t[index].size) {
-                        let name = t[k]
-                        let from = Int(name.offset) + 1, len = Int(name.size)
-                        let v = Int(name.next)
-                        if name.kind == .string, len == kb.count, Self.sameBytes(p, from, kb) { return v }
-                        let plain = name.kind == .string && p[from..<(from + len)].allSatisfy { $0 < 0x80 }
-                        if !(keyASCII && plain), string(k) == wanted { return v }
-                        k = Int(t[v].next)
-                    }
-                    return nil
-                }
+            let p = bytes, t = nodes
+            var k = index + 1
+            for _ in 0..<Int(t[index].size) {
+                let name = t[k]
+                let from = Int(name.offset) + 1, len = Int(name.size)
+                let v = Int(name.next)
+                if name.kind == .string, len == kb.count, Self.sameBytes(p, from, kb) { return v }
+                if !(keyASCII && name.kind == .string && Self.isASCII(p, from, from + len)), string(k) == wanted { return v }
+                k = Int(t[v].next)
             }
+            return nil
         }
+    }
+
+    private static func isASCII(_ p: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> Bool {
+        var k = from
+        while k < to {
+            if p[k] >= 0x80 { return false }
+            k += 1
+        }
+        return true
     }
 
     private static func sameBytes(_ p: UnsafeBufferPointer<UInt8>, _ from: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -219,7 +229,7 @@ final class JSONDocument: @unchecked Sendable {
 
     /// The position `[longitude, latitude, ...]` that node `index` is, if it is one.
     func position(_ index: Int) -> Coordinate? {
-        nodes.withUnsafeBufferPointer { Self.position($0, index) }
+        Self.position(nodes, index)
     }
 
     private static func position(_ t: UnsafeBufferPointer<Node>, _ c: Int) -> Coordinate? {
@@ -235,18 +245,17 @@ final class JSONDocument: @unchecked Sendable {
     /// are ignored), or nil when it is not an array of positions.
     /// - Complexity: O(nodes of the ring), no allocation but the result.
     func positions(_ index: Int) -> [Coordinate]? {
-        nodes.withUnsafeBufferPointer { t in
-            let ring = t[index]
-            guard ring.kind == .array else { return nil }
-            var out: [Coordinate] = []
-            out.reserveCapacity(Int(ring.size))
-            var c = index + 1
-            for _ in 0..<Int(ring.size) {
-                guard let p = Self.position(t, c) else { return nil }
-                out.append(p)
-                c = Int(t[c].next)
-            }
-            return out
+        let t = nodes
+        let ring = t[index]
+        guard ring.kind == .array else { return nil }
+        var out: [Coordinate] = []
+        out.reserveCapacity(Int(ring.size))
+        var c = index + 1
+        for _ in 0..<Int(ring.size) {
+            guard let p = Self.position(t, c) else { return nil }
+            out.append(p)
+            c = Int(t[c].next)
         }
+        return out
     }
 }

@@ -1,11 +1,37 @@
 /// A JSON value (RFC 8259) of a parsed `JSONDocument`, for GeoJSON imports whose problems are
 /// reported at the feature: a cheap handle (the document and the value's node); strings, numbers'
 /// text and positions are read from the document's bytes when asked for.
-struct JSONNode: Sendable {
+///
+/// A handle keeps its document alive, except handles made by `unretained` and those reached from
+/// them: they cost no reference counting (threads decoding one document would contend on its
+/// count) and are valid only while a retaining handle or the document itself is kept.
+struct JSONNode: @unchecked Sendable {
+    /// Keeps the document alive; nil in unretained handles.
+    private let owner: JSONDocument?
     /// The document holding the value.
-    let document: JSONDocument
+    unowned(unsafe) let document: JSONDocument
     /// The value's node in `document.nodes`.
     let index: Int
+
+    /// A handle on node `index` that keeps `document` alive.
+    init(document: JSONDocument, index: Int) {
+        owner = document
+        self.document = document
+        self.index = index
+    }
+
+    private init(owner: JSONDocument?, document: JSONDocument, index: Int) {
+        self.owner = owner
+        self.document = document
+        self.index = index
+    }
+
+    /// The same value as a handle that does not keep the document alive; use it (and the handles
+    /// reached from it) only while this handle or the document is kept, e.g. in
+    /// `withExtendedLifetime`.
+    var unretained: JSONNode { JSONNode(owner: nil, document: document, index: index) }
+
+    private func node(_ k: Int) -> JSONNode { JSONNode(owner: owner, document: document, index: k) }
 
     private var kind: JSONDocument.Kind { document.nodes[index].kind }
 
@@ -14,13 +40,13 @@ struct JSONNode: Sendable {
 
     /// The member `key` of an object (the first, if the name is repeated).
     subscript(_ key: String) -> JSONNode? {
-        document.member(index, key).map { JSONNode(document: document, index: $0) }
+        document.member(index, key).map(node)
     }
 
     /// The items of an array.
     var array: [JSONNode]? {
         guard kind == .array else { return nil }
-        return document.children(index).map { JSONNode(document: document, index: $0) }
+        return document.children(index).map(node)
     }
 
     /// Whether this is an object.

@@ -19,29 +19,47 @@ struct JSONParser {
     /// Parses the whole text as one JSON value.
     /// - Complexity: O(bytes), one tape node per value.
     func document() throws(YAMLProblem) -> JSONDocument {
-        let result: Result<([JSONDocument.Node], [Int32]), YAMLProblem> = bytes.withUnsafeBufferPointer { b in
+        let result: Result<JSONDocument, YAMLProblem> = bytes.withUnsafeBufferPointer { b in
             var tape = Tape(b: b)
             do throws(YAMLProblem) {
                 try tape.run()
-                return .success((tape.nodes, tape.lineStarts))
+                return .success(JSONDocument(bytes: b, nodes: tape.takeNodes(), lineStarts: tape.lineStarts))
             } catch {
+                tape.takeNodes().deallocate()
                 return .failure(error)
             }
         }
-        let (nodes, lineStarts) = try result.get()
-        return JSONDocument(bytes: bytes, nodes: nodes, lineStarts: lineStarts)
+        return try result.get()
     }
 
     /// The one-pass builder over the bytes.
     private struct Tape {
         let b: UnsafeBufferPointer<UInt8>
         var i = 0
-        var nodes: [JSONDocument.Node] = []
+        /// The nodes so far, in memory the tape owns, handed to the document without a copy.
+        private var base: UnsafeMutablePointer<JSONDocument.Node>
+        private var capacity: Int
+        private(set) var count = 0
         var lineStarts: [Int32] = [0]
 
         init(b: UnsafeBufferPointer<UInt8>) {
             self.b = b
-            nodes.reserveCapacity(b.count / 8 + 16)
+            capacity = b.count / 8 + 16
+            base = UnsafeMutablePointer<JSONDocument.Node>.allocate(capacity: capacity)
+        }
+
+        /// The nodes built, owned by the caller from now on.
+        func takeNodes() -> UnsafeMutableBufferPointer<JSONDocument.Node> {
+            UnsafeMutableBufferPointer(start: base, count: count)
+        }
+
+        private mutating func grow() {
+            let bigger = capacity * 2
+            let fresh = UnsafeMutablePointer<JSONDocument.Node>.allocate(capacity: bigger)
+            fresh.moveInitialize(from: base, count: count)
+            base.deallocate()
+            base = fresh
+            capacity = bigger
         }
 
         mutating func run() throws(YAMLProblem) {
@@ -80,8 +98,16 @@ struct JSONParser {
         }
 
         mutating func add(_ kind: JSONDocument.Kind, _ offset: Int, size: Int = 0, number: Double = 0) {
-            nodes.append(JSONDocument.Node(number: number, offset: Int32(offset), size: Int32(size),
-                                           next: Int32(nodes.count + 1), kind: kind))
+            if count == capacity { grow() }
+            (base + count).initialize(to: JSONDocument.Node(number: number, offset: Int32(offset), size: Int32(size),
+                                                            next: Int32(count + 1), kind: kind))
+            count += 1
+        }
+
+        /// Sets the child count and end of container node `k` once its last child is read.
+        mutating func close(_ k: Int, children: Int) {
+            base[k].size = Int32(children)
+            base[k].next = Int32(count)
         }
 
         mutating func value(depth: Int) throws(YAMLProblem) {
@@ -90,7 +116,7 @@ struct JSONParser {
             switch b[i] {
             case 0x7B:
                 guard depth < JSONParser.maxDepth else { throw problem("the JSON is nested more than \(JSONParser.maxDepth) levels deep") }
-                let me = nodes.count
+                let me = count
                 add(.object, start)
                 i += 1
                 skipSpace()
@@ -98,7 +124,7 @@ struct JSONParser {
                     i += 1
                     return
                 }
-                var count = 0
+                var items = 0
                 while true {
                     skipSpace()
                     guard i < b.count, b[i] == 0x22 else { throw problem("expected a quoted member name") }
@@ -108,7 +134,7 @@ struct JSONParser {
                     i += 1
                     skipSpace()
                     try value(depth: depth + 1)
-                    count += 1
+                    items += 1
                     skipSpace()
                     guard i < b.count else { throw problem("the JSON text ends inside an object: add the closing '}'") }
                     if b[i] == 0x2C {
@@ -117,15 +143,14 @@ struct JSONParser {
                     }
                     if b[i] == 0x7D {
                         i += 1
-                        nodes[me].size = Int32(count)
-                        nodes[me].next = Int32(nodes.count)
+                        close(me, children: items)
                         return
                     }
                     throw problem("expected ',' or '}' in an object")
                 }
             case 0x5B:
                 guard depth < JSONParser.maxDepth else { throw problem("the JSON is nested more than \(JSONParser.maxDepth) levels deep") }
-                let me = nodes.count
+                let me = count
                 add(.array, start)
                 i += 1
                 skipSpace()
@@ -133,11 +158,11 @@ struct JSONParser {
                     i += 1
                     return
                 }
-                var count = 0
+                var items = 0
                 while true {
                     skipSpace()
                     try value(depth: depth + 1)
-                    count += 1
+                    items += 1
                     skipSpace()
                     guard i < b.count else { throw problem("the JSON text ends inside an array: add the closing ']'") }
                     if b[i] == 0x2C {
@@ -146,8 +171,7 @@ struct JSONParser {
                     }
                     if b[i] == 0x5D {
                         i += 1
-                        nodes[me].size = Int32(count)
-                        nodes[me].next = Int32(nodes.count)
+                        close(me, children: items)
                         return
                     }
                     throw problem("expected ',' or ']' in an array")
