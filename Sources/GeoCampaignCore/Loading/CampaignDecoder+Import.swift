@@ -70,19 +70,19 @@ extension CampaignDecoder {
         }
     }
 
-    /// Decodes every feature, in chunks on several threads for large files; outcomes are in
-    /// feature order, exactly as decoding them one by one.
+    /// Decodes every feature, in chunks on several threads for large files; outcomes are chunks
+    /// in feature order, exactly as decoding them one by one.
     /// - Complexity: O(total size of the features), spread over the available cores.
-    private static func decodeFeatures(_ features: [JSONNode], _ settings: ImportSettings) -> [FeatureOutcome] {
+    private static func decodeFeatures(_ features: [JSONNode], _ settings: ImportSettings) -> [[FeatureOutcome]] {
         let n = features.count
         let chunkCount = n < 4_096 ? 1 : min(32, max(1, ProcessInfo.processInfo.activeProcessorCount * 4))
-        if chunkCount == 1 { return features.indices.map { decodeFeature($0, features[$0], settings) } }
+        if chunkCount == 1 { return [features.indices.map { decodeFeature($0, features[$0], settings) }] }
         let results = ChunkResults(count: chunkCount)
         DispatchQueue.concurrentPerform(iterations: chunkCount) { c in
             let lo = n * c / chunkCount, hi = n * (c + 1) / chunkCount
             results.set(c, (lo..<hi).map { decodeFeature($0, features[$0], settings) })
         }
-        return results.all.flatMap { $0 }
+        return results.all
     }
 
     /// The strings of a list, or nil if one item is not a string.
@@ -267,10 +267,13 @@ extension CampaignDecoder {
         var added: [(Region, Int, JSONNode)] = []
         let settings = ImportSettings(extraTags: extraTags, idProperty: idProperty, nameProperty: nameProperty,
                                       radius: radius, hyst: hyst, confirm: confirm)
-        for outcome in Self.decodeFeatures(features, settings) {
-            issues += outcome.issues
-            if pointExample == nil, let p = outcome.pointId { pointExample = p }
-            if let a = outcome.added { added.append(a) }
+        added.reserveCapacity(features.count)
+        for chunk in Self.decodeFeatures(features, settings) {
+            for outcome in chunk {
+                issues += outcome.issues
+                if pointExample == nil, let p = outcome.pointId { pointExample = p }
+                if let a = outcome.added { added.append(a) }
+            }
         }
         if let example = pointExample, radius == nil {
             if !f.has("radius") {

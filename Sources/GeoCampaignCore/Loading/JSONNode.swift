@@ -8,45 +8,54 @@
 struct JSONNode: @unchecked Sendable {
     /// Keeps the document alive; nil in unretained handles.
     private let owner: JSONDocument?
-    /// The document holding the value.
+    /// The document holding the value (for marks).
     unowned(unsafe) let document: JSONDocument
-    /// The value's node in `document.nodes`.
+    /// The document's bytes and nodes, read without reference counting.
+    let tape: JSONTape
+    /// The value's node in `tape.nodes`.
     let index: Int
 
     /// A handle on node `index` that keeps `document` alive.
     init(document: JSONDocument, index: Int) {
-        owner = document
-        self.document = document
-        self.index = index
+        self.init(owner: document, document: document, tape: document.tape, index: index)
     }
 
-    private init(owner: JSONDocument?, document: JSONDocument, index: Int) {
+    private init(owner: JSONDocument?, document: JSONDocument, tape: JSONTape, index: Int) {
         self.owner = owner
         self.document = document
+        self.tape = tape
         self.index = index
     }
 
     /// The same value as a handle that does not keep the document alive; use it (and the handles
     /// reached from it) only while this handle or the document is kept, e.g. in
     /// `withExtendedLifetime`.
-    var unretained: JSONNode { JSONNode(owner: nil, document: document, index: index) }
+    var unretained: JSONNode { JSONNode(owner: nil, document: document, tape: tape, index: index) }
 
-    private func node(_ k: Int) -> JSONNode { JSONNode(owner: owner, document: document, index: k) }
+    private func node(_ k: Int) -> JSONNode { JSONNode(owner: owner, document: document, tape: tape, index: k) }
 
-    private var kind: JSONDocument.Kind { document.nodes[index].kind }
+    private var kind: JSONTape.Kind { tape.nodes[index].kind }
 
     /// Where the value starts.
-    var mark: SourceMark { document.mark(atOffset: Int(document.nodes[index].offset)) }
+    var mark: SourceMark { document.mark(atOffset: Int(tape.nodes[index].offset)) }
 
     /// The member `key` of an object (the first, if the name is repeated).
     subscript(_ key: String) -> JSONNode? {
-        document.member(index, key).map(node)
+        tape.member(index, key).map(node)
     }
 
     /// The items of an array.
     var array: [JSONNode]? {
-        guard kind == .array else { return nil }
-        return document.children(index).map(node)
+        let n = tape.nodes[index]
+        guard n.kind == .array else { return nil }
+        var out: [JSONNode] = []
+        out.reserveCapacity(Int(n.size))
+        var k = index + 1
+        for _ in 0..<Int(n.size) {
+            out.append(node(k))
+            k = Int(tape.nodes[k].next)
+        }
+        return out
     }
 
     /// Whether this is an object.
@@ -58,37 +67,37 @@ struct JSONNode: @unchecked Sendable {
     /// The string value.
     var string: String? {
         let k = kind
-        return k == .string || k == .escapedString ? document.string(index) : nil
+        return k == .string || k == .escapedString ? tape.string(index) : nil
     }
 
     /// The number value.
     var number: Double? {
-        kind == .number ? document.nodes[index].number : nil
+        kind == .number ? tape.nodes[index].number : nil
     }
 
     /// Text of an id or name: a string as is, a number as its decimal text (integers without a
     /// fraction or exponent); nil for other kinds.
     var text: String? {
         switch kind {
-        case .string, .escapedString: return document.string(index)
+        case .string, .escapedString: return tape.string(index)
         case .number:
-            let d = document.nodes[index].number
+            let d = tape.nodes[index].number
             if d == d.rounded(), abs(d) < 9.0e15 { return String(Int64(d)) }
-            let t = document.numberText(index)
+            let t = tape.numberText(index)
             return t.contains("e") || t.contains("E") ? String(d) : t
         default: return nil
         }
     }
 
     /// The position `[longitude, latitude]` this array is (further members are ignored), if it is one.
-    var position: Coordinate? { document.position(index) }
+    var position: Coordinate? { tape.position(index) }
 
     /// The `[longitude, latitude]` positions of an array of positions (further members of a
     /// position are ignored); nil when this is not one.
-    var positions: [Coordinate]? { document.positions(index) }
+    var positions: [Coordinate]? { tape.positions(index) }
 
     /// Where item `k` of this array starts.
     func itemMark(_ k: Int) -> SourceMark {
-        document.mark(atOffset: Int(document.nodes[document.item(index, k)].offset))
+        document.mark(atOffset: Int(tape.nodes[tape.item(index, k)].offset))
     }
 }

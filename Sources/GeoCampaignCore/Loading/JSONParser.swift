@@ -37,7 +37,7 @@ struct JSONParser {
         let b: UnsafeBufferPointer<UInt8>
         var i = 0
         /// The nodes so far, in memory the tape owns, handed to the document without a copy.
-        private var base: UnsafeMutablePointer<JSONDocument.Node>
+        private var base: UnsafeMutablePointer<JSONTape.Node>
         private var capacity: Int
         private(set) var count = 0
         var lineStarts: [Int32] = [0]
@@ -45,17 +45,17 @@ struct JSONParser {
         init(b: UnsafeBufferPointer<UInt8>) {
             self.b = b
             capacity = b.count / 8 + 16
-            base = UnsafeMutablePointer<JSONDocument.Node>.allocate(capacity: capacity)
+            base = UnsafeMutablePointer<JSONTape.Node>.allocate(capacity: capacity)
         }
 
         /// The nodes built, owned by the caller from now on.
-        func takeNodes() -> UnsafeMutableBufferPointer<JSONDocument.Node> {
+        func takeNodes() -> UnsafeMutableBufferPointer<JSONTape.Node> {
             UnsafeMutableBufferPointer(start: base, count: count)
         }
 
         private mutating func grow() {
             let bigger = capacity * 2
-            let fresh = UnsafeMutablePointer<JSONDocument.Node>.allocate(capacity: bigger)
+            let fresh = UnsafeMutablePointer<JSONTape.Node>.allocate(capacity: bigger)
             fresh.moveInitialize(from: base, count: count)
             base.deallocate()
             base = fresh
@@ -97,9 +97,9 @@ struct JSONParser {
             }
         }
 
-        mutating func add(_ kind: JSONDocument.Kind, _ offset: Int, size: Int = 0, number: Double = 0) {
+        mutating func add(_ kind: JSONTape.Kind, _ offset: Int, size: Int = 0, number: Double = 0) {
             if count == capacity { grow() }
-            (base + count).initialize(to: JSONDocument.Node(number: number, offset: Int32(offset), size: Int32(size),
+            (base + count).initialize(to: JSONTape.Node(number: number, offset: Int32(offset), size: Int32(size),
                                                             next: Int32(count + 1), kind: kind))
             count += 1
         }
