@@ -263,53 +263,53 @@ extension CampaignDecoder {
             return
         }
         var issues: [FeatureIssue] = []
+        var duplicates: [FeatureIssue] = []
         var pointExample: String?
-        var added: [(Region, Int, JSONNode)] = []
         let settings = ImportSettings(extraTags: extraTags, idProperty: idProperty, nameProperty: nameProperty,
                                       radius: radius, hyst: hyst, confirm: confirm)
-        added.reserveCapacity(features.count)
+        // Room for this import's regions, growing geometrically: several large imports in a row
+        // must not each rehash or copy everything the ones before added.
+        let most = features.count
+        if scope.regionIds.capacity < scope.regionIds.count + most {
+            scope.regionIds.reserveCapacity(max(scope.regionIds.count + most, 2 * scope.regionIds.capacity))
+        }
+        if scope.regions.capacity < scope.regions.count + most {
+            scope.regions.reserveCapacity(max(scope.regions.count + most, 2 * scope.regions.capacity))
+        }
+        if scope.origins.capacity < scope.origins.count + most {
+            scope.origins.reserveCapacity(max(scope.origins.count + most, 2 * scope.origins.capacity))
+        }
+        let line = pathNode.mark.line
         for chunk in Self.decodeFeatures(features, settings) {
             for outcome in chunk {
                 issues += outcome.issues
                 if pointExample == nil, let p = outcome.pointId { pointExample = p }
-                if let a = outcome.added { added.append(a) }
+                guard let (region, feature, markNode) = outcome.added else { continue }
+                // Without a radius, Points make no regions (reported below).
+                if radius == nil, case .circle = region.shape { continue }
+                // One hash per new id: insert, and put the first definition back if it was taken.
+                if let first = scope.regionIds.updateValue(.imported(feature: feature + 1, id: region.id, file: rel, line: line), forKey: region.id) {
+                    scope.regionIds[region.id] = first
+                    let label = "feature \(feature + 1) ('\(region.id)')"
+                    duplicates.append(FeatureIssue(severity: .error, kind: "dup", plural: "have ids already used in this campaign",
+                                                   message: "\(label) has the id '\(region.id)', already used \(first.words) in \(file.path): region ids must be unique in a campaign (use id_property: to pick another property)",
+                                                   mark: markNode.mark))
+                    continue
+                }
+                // The import's own tags were added above; only a feature's extra tags are new.
+                if region.tags.count > extraTags.count {
+                    for t in region.tags.dropFirst(extraTags.count) { scope.tags.insert(t) }
+                }
+                scope.regions.append(region)
+                scope.origins.append(.imported(entry: entry, mark: pathNode.mark, file: rel))
             }
         }
+        issues += duplicates
         if let example = pointExample, radius == nil {
             if !f.has("radius") {
                 error(pathNode.mark, "'\(rel)' holds Point features (the first is '\(example)'): add a radius to this import to make them circles, e.g. radius: 100m")
             }
-            added.removeAll { if case .circle = $0.0.shape { return true } else { return false } }
             scope.regionsIncomplete = true
-        }
-        // Room for this import's regions, growing geometrically: several large imports in a row
-        // must not each rehash or copy everything the ones before added.
-        if scope.regionIds.capacity < scope.regionIds.count + added.count {
-            scope.regionIds.reserveCapacity(max(scope.regionIds.count + added.count, 2 * scope.regionIds.capacity))
-        }
-        if scope.regions.capacity < scope.regions.count + added.count {
-            scope.regions.reserveCapacity(max(scope.regions.count + added.count, 2 * scope.regions.capacity))
-        }
-        if scope.origins.capacity < scope.origins.count + added.count {
-            scope.origins.reserveCapacity(max(scope.origins.count + added.count, 2 * scope.origins.capacity))
-        }
-        let line = pathNode.mark.line
-        for (region, feature, markNode) in added {
-            // One hash per new id: insert, and put the first definition back if it was taken.
-            if let first = scope.regionIds.updateValue(.imported(feature: feature + 1, id: region.id, file: rel, line: line), forKey: region.id) {
-                scope.regionIds[region.id] = first
-                let label = "feature \(feature + 1) ('\(region.id)')"
-                issues.append(FeatureIssue(severity: .error, kind: "dup", plural: "have ids already used in this campaign",
-                                           message: "\(label) has the id '\(region.id)', already used \(first.words) in \(file.path): region ids must be unique in a campaign (use id_property: to pick another property)",
-                                           mark: markNode.mark))
-                continue
-            }
-            // The import's own tags were added above; only a feature's extra tags are new.
-            if region.tags.count > extraTags.count {
-                for t in region.tags.dropFirst(extraTags.count) { scope.tags.insert(t) }
-            }
-            scope.regions.append(region)
-            scope.origins.append(.imported(entry: entry, mark: pathNode.mark, file: rel))
         }
         if features.isEmpty {
             warning(pathNode.mark, "'\(rel)' has no features: it adds no regions")

@@ -199,34 +199,58 @@ struct JSONParser {
             i += word.count
         }
 
-        mutating func digits() -> Int {
+        /// Reads digits, adding them to `mantissa` and counting the significant ones (from the
+        /// first non-zero digit); returns how many were read.
+        mutating func digits(_ mantissa: inout UInt64, _ significant: inout Int) -> Int {
             let s = i
-            while i < b.count, b[i] >= 0x30, b[i] <= 0x39 { i += 1 }
+            while i < b.count {
+                let d = b[i] &- 0x30
+                if d > 9 { break }
+                if mantissa != 0 || d != 0 { significant += 1 }
+                mantissa = mantissa &* 10 &+ UInt64(d)
+                i += 1
+            }
             return i - s
         }
 
+        /// Reads a number. Without an exponent and with at most 15 significant digits, its value
+        /// is its digits as an exact integer divided by an exact power of ten, computed in the
+        /// same pass (one correctly rounded IEEE operation, so the same double as `Double(text)`);
+        /// other numbers go through `Double(text)`.
         mutating func number() throws(YAMLProblem) {
             let start = i
-            if i < b.count, b[i] == 0x2D { i += 1 }
+            var negative = false
+            if i < b.count, b[i] == 0x2D {
+                negative = true
+                i += 1
+            }
             guard i < b.count, b[i] >= 0x30, b[i] <= 0x39 else {
                 throw problem("unexpected text: a JSON value is an object, array, string, number, true, false or null")
             }
+            var mantissa: UInt64 = 0
+            var significant = 0
+            var fraction = 0
+            var exponent = false
             if b[i] == 0x30 {
                 i += 1
             } else {
-                _ = digits()
+                _ = digits(&mantissa, &significant)
             }
             if i < b.count, b[i] == 0x2E {
                 i += 1
-                guard digits() > 0 else { throw problem("a number needs digits after the decimal point") }
+                fraction = digits(&mantissa, &significant)
+                guard fraction > 0 else { throw problem("a number needs digits after the decimal point") }
             }
             if i < b.count, b[i] == 0x65 || b[i] == 0x45 {
+                exponent = true
                 i += 1
                 if i < b.count, b[i] == 0x2B || b[i] == 0x2D { i += 1 }
-                guard digits() > 0 else { throw problem("a number needs digits in its exponent") }
+                var ignored: UInt64 = 0, count = 0
+                guard digits(&ignored, &count) > 0 else { throw problem("a number needs digits in its exponent") }
             }
-            if let d = JSONParser.exactDouble(b, start, i) {
-                add(.number, start, size: i - start, number: d)
+            if !exponent && significant <= 15 && fraction <= 22 {
+                let v = Double(mantissa) / JSONParser.pow10[fraction]
+                add(.number, start, size: i - start, number: negative ? -v : v)
                 return
             }
             let text = String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self)
@@ -303,34 +327,4 @@ struct JSONParser {
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
         1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
     ]
-
-    /// The correctly rounded double of a validated number without exponent and with at most 15
-    /// significant digits: its digits as an exact integer divided by an exact power of ten (one
-    /// correctly rounded IEEE operation, so the same double as `Double(text)`); nil otherwise.
-    static func exactDouble(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
-        var i = start
-        let negative = bytes[i] == 0x2D
-        if negative { i += 1 }
-        var mantissa: UInt64 = 0
-        var significant = 0
-        var fraction = 0
-        var inFraction = false
-        while i < end {
-            let c = bytes[i]
-            if c == 0x2E {
-                inFraction = true
-            } else if c >= 0x30 && c <= 0x39 {
-                if inFraction { fraction += 1 }
-                if mantissa != 0 || c != 0x30 { significant += 1 }
-                if significant > 15 { return nil }
-                mantissa = mantissa * 10 + UInt64(c - 0x30)
-            } else {
-                return nil
-            }
-            i += 1
-        }
-        guard fraction <= 22 else { return nil }
-        let v = Double(mantissa) / pow10[fraction]
-        return negative ? -v : v
-    }
 }

@@ -100,6 +100,18 @@ final class LoadingJSONDocumentTests: XCTestCase {
         XCTAssertEqual(other.array?.compactMap(\.text), [])
     }
 
+    func testNumberValuesEqualDoubleOfTheirText() throws {
+        let texts = ["0", "-0", "0.1", "-121.5404641", "37.8165355", "123456789012345", "0.123456789012345",
+                     "1234567890123456", "12345678901234567", "98765432109876543210", "0.0000000000000000000001",
+                     "0.00000000000000000000001", "1.0000000000000002", "9007199254740993", "1e22", "1.7976931348623157e308",
+                     "4.9e-324", "-2.2250738585072014E-308", "100000000000000000000000", "0.30000000000000004"]
+        for text in texts {
+            let n = try XCTUnwrap(try parse("[" + text + "]").array?.first?.number, text)
+            let expected = try XCTUnwrap(Double(text))
+            XCTAssertEqual(n.bitPattern, expected.bitPattern, text)
+        }
+    }
+
     func testInvalidJSONMarks() {
         let cases: [(String, Int, Int, String)] = [
             ("{\"a\": [1, 2,]}", 1, 13, "unexpected text: a JSON value is an object, array, string, number, true, false or null"),
