@@ -51,6 +51,15 @@ extension CampaignDecoder {
         var radius: Double?
         var hyst: Double?
         var confirm: Int64?
+
+        /// The same settings in storage of their own (strings and the tag list copied).
+        func ownCopy() -> ImportSettings {
+            var copy = self
+            copy.extraTags = extraTags.map { String(decoding: Array($0.utf8), as: UTF8.self) }
+            copy.idProperty = idProperty.map { String(decoding: Array($0.utf8), as: UTF8.self) }
+            copy.nameProperty = String(decoding: Array(nameProperty.utf8), as: UTF8.self)
+            return copy
+        }
     }
 
     /// Per-chunk results written from worker threads, read after they are done.
@@ -80,7 +89,10 @@ extension CampaignDecoder {
         let results = ChunkResults(count: chunkCount)
         DispatchQueue.concurrentPerform(iterations: chunkCount) { c in
             let lo = n * c / chunkCount, hi = n * (c + 1) / chunkCount
-            results.set(c, (lo..<hi).map { decodeFeature($0, features[$0], settings) })
+            // Each thread works on its own copy of the settings, so that the reference counts it
+            // touches per feature are its own, not shared with the other threads.
+            let own = settings.ownCopy()
+            results.set(c, (lo..<hi).map { decodeFeature($0, features[$0], own) })
         }
         return results.all
     }
@@ -287,9 +299,7 @@ extension CampaignDecoder {
                 guard let (region, feature, markNode) = outcome.added else { continue }
                 // Without a radius, Points make no regions (reported below).
                 if radius == nil, case .circle = region.shape { continue }
-                // One hash per new id: insert, and put the first definition back if it was taken.
-                if let first = scope.regionIds.updateValue(.imported(feature: feature + 1, id: region.id, file: rel, line: line), forKey: region.id) {
-                    scope.regionIds[region.id] = first
+                if let first = scope.regionIds.insert(region.id, .imported(feature: feature + 1, id: region.id, file: rel, line: line)) {
                     let label = "feature \(feature + 1) ('\(region.id)')"
                     duplicates.append(FeatureIssue(severity: .error, kind: "dup", plural: "have ids already used in this campaign",
                                                    message: "\(label) has the id '\(region.id)', already used \(first.words) in \(file.path): region ids must be unique in a campaign (use id_property: to pick another property)",

@@ -41,16 +41,15 @@ extension CampaignDecoder {
         if let n = f["confirm"] { region.confirmMs = duration(n, "confirm") }
         guard let id, shape != nil else {
             // Keep the id known so that rules naming it are not reported twice.
-            if let id { scope.regionIds[id] = scope.regionIds[id] ?? .line(idMark.line) }
+            if let id { _ = scope.regionIds.insert(id, .line(idMark.line)) }
             for t in tags { scope.tags.insert(t) }
             return
         }
         for t in tags { scope.tags.insert(t) }
-        if let first = scope.regionIds[id] {
+        if let first = scope.regionIds.insert(id, .line(idMark.line)) {
             error(idMark, "the region id '\(id)' is already used \(first.words): give each region its own id")
             return
         }
-        scope.regionIds[id] = .line(idMark.line)
         scope.regions.append(region)
         scope.origins.append(.written(idMark: idMark))
     }

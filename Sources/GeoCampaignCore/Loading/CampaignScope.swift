@@ -10,7 +10,7 @@ final class CampaignScope {
     var regions: [Region] = []
     var origins: [Origin] = []
     /// Where each region id was first defined (put in words only when an id is used twice).
-    var regionIds: [String: RegionPlace] = [:]
+    var regionIds = RegionIdTable()
     var tags: Set<String> = []
     var offerIds: [String: SourceMark] = [:]
     var selectors: [RegionSelector] = []
