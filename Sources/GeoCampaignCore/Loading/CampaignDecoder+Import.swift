@@ -26,6 +26,14 @@ extension CampaignDecoder {
         (-90.0...90.0).contains(c.lat) && (-180.0...180.0).contains(c.lon)
     }
 
+    /// Ring and position of the first position out of range.
+    private static func firstOutOfRange(_ rings: [[Coordinate]]) -> (Int, Int)? {
+        for (r, ring) in rings.enumerated() {
+            for (k, c) in ring.enumerated() where !inRange(c) { return (r, k) }
+        }
+        return nil
+    }
+
     private static func rangeMessage(_ label: String, _ c: Coordinate) -> String {
         "\(label) has a position out of range (longitude \(ValueParser.fmt(c.lon)), latitude \(ValueParser.fmt(c.lat))): GeoJSON writes [longitude, latitude], longitude first"
     }
@@ -97,17 +105,6 @@ extension CampaignDecoder {
         return results.all
     }
 
-    /// The strings of a list, or nil if one item is not a string.
-    private static func strings(_ list: [JSONNode]) -> [String]? {
-        var out: [String] = []
-        out.reserveCapacity(list.count)
-        for item in list {
-            guard let s = item.string else { return nil }
-            out.append(s)
-        }
-        return out
-    }
-
     /// Decodes feature `i` (0-based) of an import.
     private static func decodeFeature(_ i: Int, _ feature: JSONNode, _ settings: ImportSettings) -> FeatureOutcome {
         var out = FeatureOutcome()
@@ -137,7 +134,7 @@ extension CampaignDecoder {
         let name = props?[nameProperty]?.text
         var tags = extraTags
         if let t = props?["tags"] {
-            if let list = t.array, let strings = Self.strings(list) {
+            if let strings = t.strings {
                 for s in strings where !s.isEmpty && !tags.contains(s) { tags.append(s) }
             } else if t.isNull {
             } else {
@@ -186,7 +183,7 @@ extension CampaignDecoder {
                     rs.append(ring)
                 }
                 guard rs.count == ringNodes.count else { malformed = true; break }
-                if let r = rs.firstIndex(where: { !$0.allSatisfy(Self.inRange) }), let k = rs[r].firstIndex(where: { !Self.inRange($0) }) {
+                if let (r, k) = Self.firstOutOfRange(rs) {
                     out.issues.append(FeatureIssue(severity: .error, kind: "range", plural: "have positions out of range",
                                                message: Self.rangeMessage(label, rs[r][k]), mark: ringNodes[r].itemMark(k)))
                     fatal = true

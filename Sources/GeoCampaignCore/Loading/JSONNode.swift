@@ -67,7 +67,7 @@ struct JSONNode: @unchecked Sendable {
     /// The string value.
     var string: String? {
         let k = kind
-        return k == .string || k == .escapedString ? tape.string(index) : nil
+        return k == .asciiString || k == .string || k == .escapedString ? tape.string(index) : nil
     }
 
     /// The number value.
@@ -79,7 +79,7 @@ struct JSONNode: @unchecked Sendable {
     /// fraction or exponent); nil for other kinds.
     var text: String? {
         switch kind {
-        case .string, .escapedString: return tape.string(index)
+        case .asciiString, .string, .escapedString: return tape.string(index)
         case .number:
             let d = tape.nodes[index].number
             if d == d.rounded(), abs(d) < 9.0e15 { return String(Int64(d)) }
@@ -88,6 +88,9 @@ struct JSONNode: @unchecked Sendable {
         default: return nil
         }
     }
+
+    /// The items of an array of strings; nil if this is not an array or an item is not a string.
+    var strings: [String]? { tape.strings(index) }
 
     /// The position `[longitude, latitude]` this array is (further members are ignored), if it is one.
     var position: Coordinate? { tape.position(index) }

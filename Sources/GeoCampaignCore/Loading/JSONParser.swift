@@ -283,14 +283,16 @@ struct JSONParser {
             i += 1
             let from = i
             // Fast path: plain bytes up to the closing quote.
+            var high: UInt8 = 0
             while i < b.count {
                 let c = b[i]
                 if c == 0x22 {
-                    add(.string, quote, size: i - from)
+                    add(high < 0x80 ? .asciiString : .string, quote, size: i - from)
                     i += 1
                     return
                 }
                 if c == 0x5C || c < 0x20 { break }
+                high |= c
                 i += 1
             }
             var escaped = false

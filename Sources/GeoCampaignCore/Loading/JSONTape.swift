@@ -7,7 +7,8 @@ import Foundation
 struct JSONTape: @unchecked Sendable {
     /// What a node is.
     enum Kind: UInt8 {
-        case object, array, string, escapedString, number, `true`, `false`, null
+        /// Strings: `asciiString` holds only ASCII bytes and no escape, `string` no escape.
+        case object, array, asciiString, string, escapedString, number, `true`, `false`, null
     }
 
     /// One value of the tape. An object's children are its members' names (string nodes) and
@@ -97,33 +98,49 @@ struct JSONTape: @unchecked Sendable {
         let wanted = key
         var key = key
         return key.withUTF8 { kb in
-            let keyASCII = kb.allSatisfy { $0 < 0x80 }
+            var keyASCII = true
+            for c in kb where c >= 0x80 {
+                keyASCII = false
+                break
+            }
             let p = bytes, t = nodes
             var k = index + 1
             for _ in 0..<Int(t[index].size) {
                 let name = t[k]
-                let from = Int(name.offset) + 1, len = Int(name.size)
                 let v = Int(name.next)
-                if name.kind == .string, len == kb.count, Self.sameBytes(p, from, kb) { return v }
-                if !(keyASCII && name.kind == .string && Self.isASCII(p, from, from + len)), string(k) == wanted { return v }
+                if name.kind != .escapedString, Int(name.size) == kb.count, Self.sameBytes(p, Int(name.offset) + 1, kb) { return v }
+                // Different bytes may still be equal strings (escapes, canonical equivalence),
+                // unless both sides are plain ASCII.
+                if !(keyASCII && name.kind == .asciiString), string(k) == wanted { return v }
                 k = Int(t[v].next)
             }
             return nil
         }
     }
 
-    private static func isASCII(_ p: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> Bool {
-        var k = from
-        while k < to {
-            if p[k] >= 0x80 { return false }
-            k += 1
+    private static func sameBytes(_ p: UnsafeBufferPointer<UInt8>, _ from: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        var j = 0
+        while j < key.count {
+            if p[from + j] != key[j] { return false }
+            j += 1
         }
         return true
     }
 
-    private static func sameBytes(_ p: UnsafeBufferPointer<UInt8>, _ from: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let a = p.baseAddress, let b = key.baseAddress else { return key.isEmpty }
-        return memcmp(a + from, b, key.count) == 0
+    /// The items of array node `index` if they are all strings.
+    func strings(_ index: Int) -> [String]? {
+        let n = nodes[index]
+        guard n.kind == .array else { return nil }
+        var out: [String] = []
+        out.reserveCapacity(Int(n.size))
+        var c = index + 1
+        for _ in 0..<Int(n.size) {
+            let item = nodes[c]
+            guard item.kind == .asciiString || item.kind == .string || item.kind == .escapedString else { return nil }
+            out.append(string(c))
+            c = Int(item.next)
+        }
+        return out
     }
 
     /// Index of item `k` of array node `index`.

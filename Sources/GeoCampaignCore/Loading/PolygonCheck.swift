@@ -86,15 +86,17 @@ enum PolygonCheck {
     /// - Complexity: a sweep over edges sorted by longitude: O(n log n + k) for k pairs whose
     ///   longitude ranges overlap (O(n²) only for pathological shapes).
     static func firstCrossing(_ rings: [[Coordinate]]) -> Crossing? {
-        struct Edge { var ring: Int; var k: Int; var a: Coordinate; var b: Coordinate; var minLon, maxLon, minLat, maxLat: Double }
+        struct Edge { var id: Int; var ring: Int; var k: Int; var a: Coordinate; var b: Coordinate; var minLon, maxLon, minLat, maxLat: Double }
         var edges: [Edge] = []
+        edges.reserveCapacity(rings.reduce(0) { $0 + $1.count })
         var counts: [Int] = []
+        counts.reserveCapacity(rings.count)
         for (r, ring) in rings.enumerated() {
             counts.append(ring.count)
             guard ring.count >= 2 else { continue }
             for k in 0..<ring.count {
                 let a = ring[k], b = ring[(k + 1) % ring.count]
-                edges.append(Edge(ring: r, k: k, a: a, b: b, minLon: min(a.lon, b.lon), maxLon: max(a.lon, b.lon),
+                edges.append(Edge(id: edges.count, ring: r, k: k, a: a, b: b, minLon: min(a.lon, b.lon), maxLon: max(a.lon, b.lon),
                                   minLat: min(a.lat, b.lat), maxLat: max(a.lat, b.lat)))
             }
         }
@@ -114,23 +116,26 @@ enum PolygonCheck {
             }
             return segmentsIntersect(e.a, e.b, f.a, f.b)
         }
-        let order = edges.indices.sorted { edges[$0].minLon < edges[$1].minLon }
+        // The sweep meets every pair whose longitude ranges overlap, whatever the order of equal
+        // minima, and keeps the least pair (by edge number) that crosses.
+        let byIndex = edges
+        edges.sort { $0.minLon < $1.minLon }
         var best: (Int, Int)?
-        for x in 0..<order.count {
-            let e = edges[order[x]]
+        for x in 0..<edges.count {
+            let e = edges[x]
             var y = x + 1
-            while y < order.count {
-                let f = edges[order[y]]
+            while y < edges.count {
+                let f = edges[y]
                 if f.minLon > e.maxLon { break }
                 y += 1
                 if f.minLat > e.maxLat || f.maxLat < e.minLat { continue }
-                let lo = min(order[x], order[y - 1]), hi = max(order[x], order[y - 1])
+                let lo = min(e.id, f.id), hi = max(e.id, f.id)
                 if let b = best, (lo, hi) >= b { continue }
-                if cross(edges[lo], edges[hi]) { best = (lo, hi) }
+                if cross(byIndex[lo], byIndex[hi]) { best = (lo, hi) }
             }
         }
         guard let (lo, hi) = best else { return nil }
-        return Crossing(ringA: edges[lo].ring, edgeA: edges[lo].k, ringB: edges[hi].ring, edgeB: edges[hi].k)
+        return Crossing(ringA: byIndex[lo].ring, edgeA: byIndex[lo].k, ringB: byIndex[hi].ring, edgeB: byIndex[hi].k)
     }
 
     /// Even-odd containment of `p` in `ring` (boundary points may go either way).
