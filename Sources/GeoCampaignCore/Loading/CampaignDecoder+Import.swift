@@ -80,10 +80,13 @@ extension CampaignDecoder {
             chunks[k] = r
             lock.unlock()
         }
-        var all: [[FeatureOutcome]] {
+        /// Takes the chunks out, leaving none: the caller then holds the only reference.
+        func take() -> [[FeatureOutcome]] {
             lock.lock()
             defer { lock.unlock() }
-            return chunks
+            var out: [[FeatureOutcome]] = []
+            swap(&out, &chunks)
+            return out
         }
     }
 
@@ -102,7 +105,7 @@ extension CampaignDecoder {
             let own = settings.ownCopy()
             results.set(c, (lo..<hi).map { decodeFeature($0, features[$0], own) })
         }
-        return results.all
+        return results.take()
     }
 
     /// Decodes feature `i` (0-based) of an import.
@@ -289,8 +292,13 @@ extension CampaignDecoder {
             scope.origins.reserveCapacity(max(scope.origins.count + most, 2 * scope.origins.capacity))
         }
         let line = pathNode.mark.line
-        for chunk in Self.decodeFeatures(features, settings) {
-            for outcome in chunk {
+        var chunks = Self.decodeFeatures(features, settings)
+        for c in chunks.indices {
+            // Outcomes are moved out of their chunk (reversed, then popped), not copied.
+            var chunk: [FeatureOutcome] = []
+            swap(&chunk, &chunks[c])
+            chunk.reverse()
+            while let outcome = chunk.popLast() {
                 issues += outcome.issues
                 if pointExample == nil, let p = outcome.pointId { pointExample = p }
                 guard let (region, feature, markNode) = outcome.added else { continue }

@@ -40,8 +40,7 @@ extension PolygonCheck {
     /// written, and the rings normalized (see `normalize`), each ring normalized once.
     static func check(_ written: [[Coordinate]]) -> (problems: [Problem], normalized: [[Coordinate]]) {
         var out: [Problem] = []
-        let rings = written.map(normalize)
-        let points = rings.map(\.points)
+        let points = written.map(normalizedPoints)
         var ok = true
         for (i, r) in points.enumerated() {
             let n = distinctCountUpToThree(r)
@@ -56,17 +55,18 @@ extension PolygonCheck {
             ok = false
         }
         guard ok else { return (out, points) }
+        // Positions as written are only needed to report a problem.
         if let c = firstCrossing(points) {
-            let ra = rings[c.ringA], rb = rings[c.ringB]
-            out.append(.crossing(ringA: c.ringA, fromA: ra.indices[c.edgeA], toA: ra.indices[(c.edgeA + 1) % ra.indices.count],
-                                 ringB: c.ringB, fromB: rb.indices[c.edgeB], toB: rb.indices[(c.edgeB + 1) % rb.indices.count]))
+            let ra = normalize(written[c.ringA]).indices, rb = normalize(written[c.ringB]).indices
+            out.append(.crossing(ringA: c.ringA, fromA: ra[c.edgeA], toA: ra[(c.edgeA + 1) % ra.count],
+                                 ringB: c.ringB, fromB: rb[c.edgeB], toB: rb[(c.edgeB + 1) % rb.count]))
             return (out, points)
         }
         // No ring touches another, so each hole lies wholly inside or wholly outside the outline:
         // one point tells.
-        for h in rings.indices.dropFirst() {
-            if let p = points[h].first, !contains(points[0], p) {
-                out.append(.holeOutside(hole: h, point: rings[h].indices[0]))
+        for h in points.indices.dropFirst() {
+            if let p = points[h].first, !contains(points[0], p), let at = normalize(written[h]).indices.first {
+                out.append(.holeOutside(hole: h, point: at))
             }
         }
         return (out, points)

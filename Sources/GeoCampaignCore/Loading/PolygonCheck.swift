@@ -34,6 +34,15 @@ enum PolygonCheck {
         return Ring(points: pts, indices: idx)
     }
 
+    /// The points of `normalize(written)`, without their indices.
+    static func normalizedPoints(_ written: [Coordinate]) -> [Coordinate] {
+        var pts: [Coordinate] = []
+        pts.reserveCapacity(written.count)
+        for p in written where pts.last != p { pts.append(p) }
+        while pts.count > 1, pts.last == pts.first { pts.removeLast() }
+        return pts
+    }
+
     /// Number of distinct points, counted up to 3 (enough to tell a ring from a degenerate one)
     /// by a linear scan, without hashing: min(3, number of distinct points).
     static func distinctCountUpToThree(_ ring: [Coordinate]) -> Int {
