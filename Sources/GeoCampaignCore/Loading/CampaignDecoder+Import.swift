@@ -294,11 +294,12 @@ extension CampaignDecoder {
         let line = pathNode.mark.line
         var chunks = Self.decodeFeatures(features, settings)
         for c in chunks.indices {
-            // Outcomes are moved out of their chunk (reversed, then popped), not copied.
+            // Outcomes are moved out of their chunk (swapped with empty ones), not copied.
             var chunk: [FeatureOutcome] = []
             swap(&chunk, &chunks[c])
-            chunk.reverse()
-            while let outcome = chunk.popLast() {
+            for k in chunk.indices {
+                var outcome = FeatureOutcome()
+                swap(&outcome, &chunk[k])
                 issues += outcome.issues
                 if pointExample == nil, let p = outcome.pointId { pointExample = p }
                 guard let (region, feature, markNode) = outcome.added else { continue }
