@@ -93,17 +93,17 @@ extension CampaignDecoder {
     /// Decodes every feature, in chunks on several threads for large files; outcomes are chunks
     /// in feature order, exactly as decoding them one by one.
     /// - Complexity: O(total size of the features), spread over the available cores.
-    private static func decodeFeatures(_ features: [JSONNode], _ settings: ImportSettings) -> [[FeatureOutcome]] {
+    private static func decodeFeatures(_ list: JSONNode, _ features: [Int], _ settings: ImportSettings) -> [[FeatureOutcome]] {
         let n = features.count
         let chunkCount = n < 4_096 ? 1 : min(32, max(1, ProcessInfo.processInfo.activeProcessorCount * 4))
-        if chunkCount == 1 { return [features.indices.map { decodeFeature($0, features[$0], settings) }] }
+        if chunkCount == 1 { return [features.indices.map { decodeFeature($0, list.node(features[$0]), settings) }] }
         let results = ChunkResults(count: chunkCount)
         DispatchQueue.concurrentPerform(iterations: chunkCount) { c in
             let lo = n * c / chunkCount, hi = n * (c + 1) / chunkCount
             // Each thread works on its own copy of the settings, so that the reference counts it
             // touches per feature are its own, not shared with the other threads.
             let own = settings.ownCopy()
-            results.set(c, (lo..<hi).map { decodeFeature($0, features[$0], own) })
+            results.set(c, (lo..<hi).map { decodeFeature($0, list.node(features[$0]), own) })
         }
         return results.take()
     }
@@ -268,7 +268,7 @@ extension CampaignDecoder {
         // the decoding threads); `geo` keeps the document alive until this function returns.
         defer { withExtendedLifetime(geo) {} }
         let root = geo.root.unretained
-        guard root["type"]?.string == "FeatureCollection", let features = root["features"]?.array else {
+        guard root["type"]?.string == "FeatureCollection", let list = root["features"], let features = list.itemIndices else {
             let t = root["type"]?.string.map { " (its type is '\($0)')" } ?? ""
             error(pathNode.mark, "the import '\(rel)' is not a GeoJSON FeatureCollection\(t): export the regions as a FeatureCollection of Point, Polygon and MultiPolygon features")
             scope.regionsIncomplete = true
@@ -292,7 +292,7 @@ extension CampaignDecoder {
             scope.origins.reserveCapacity(max(scope.origins.count + most, 2 * scope.origins.capacity))
         }
         let line = pathNode.mark.line
-        var chunks = Self.decodeFeatures(features, settings)
+        var chunks = Self.decodeFeatures(list, features, settings)
         for c in chunks.indices {
             // Outcomes are moved out of their chunk (swapped with empty ones), not copied.
             var chunk: [FeatureOutcome] = []
@@ -302,7 +302,9 @@ extension CampaignDecoder {
                 swap(&outcome, &chunk[k])
                 issues += outcome.issues
                 if pointExample == nil, let p = outcome.pointId { pointExample = p }
-                guard let (region, feature, markNode) = outcome.added else { continue }
+                var taken: (Region, Int, JSONNode)?
+                swap(&taken, &outcome.added)
+                guard let (region, feature, markNode) = consume taken else { continue }
                 // Without a radius, Points make no regions (reported below).
                 if radius == nil, case .circle = region.shape { continue }
                 if let first = scope.regionIds.insert(region.id, .imported(feature: feature + 1, id: region.id, file: rel, line: line)) {

@@ -32,7 +32,23 @@ struct JSONNode: @unchecked Sendable {
     /// `withExtendedLifetime`.
     var unretained: JSONNode { JSONNode(owner: nil, document: document, tape: tape, index: index) }
 
-    private func node(_ k: Int) -> JSONNode { JSONNode(owner: owner, document: document, tape: tape, index: k) }
+    /// The value of node `k` of the same document (kept alive as this handle keeps it).
+    func node(_ k: Int) -> JSONNode { JSONNode(owner: owner, document: document, tape: tape, index: k) }
+
+    /// The node indices of the items of an array (for `node(_:)`): lighter than `array` for long
+    /// arrays.
+    var itemIndices: [Int]? {
+        let n = tape.nodes[index]
+        guard n.kind == .array else { return nil }
+        var out: [Int] = []
+        out.reserveCapacity(Int(n.size))
+        var k = index + 1
+        for _ in 0..<Int(n.size) {
+            out.append(k)
+            k = Int(tape.nodes[k].next)
+        }
+        return out
+    }
 
     private var kind: JSONTape.Kind { tape.nodes[index].kind }
 
