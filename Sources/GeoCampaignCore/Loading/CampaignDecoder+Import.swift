@@ -120,12 +120,17 @@ extension CampaignDecoder {
         }
         let props = feature["properties"]
         let idNode: JSONNode?
+        let id: String?
         if let p = idProperty {
             idNode = props?[p]
+            id = idNode?.text
+        } else if let n = feature["id"], let t = n.text {
+            idNode = n
+            id = t
         } else {
-            idNode = feature["id"].flatMap { $0.text == nil ? nil : $0 } ?? props?["id"]
+            idNode = props?["id"]
+            id = idNode?.text
         }
-        let id = idNode?.text
         lazy var label = id.map { "feature \(i + 1) ('\($0)')" } ?? "feature \(i + 1)"
         guard let id, !id.isEmpty, !Self.hasControlCharacter(id) else {
             let how = idProperty.map { "give it a property \"\($0)\" (named by id_property)" }
@@ -138,6 +143,7 @@ extension CampaignDecoder {
         var tags = extraTags
         if let t = props?["tags"] {
             if let strings = t.strings {
+                tags.reserveCapacity(extraTags.count + strings.count)
                 for s in strings where !s.isEmpty && !tags.contains(s) { tags.append(s) }
             } else if t.isNull {
             } else {
