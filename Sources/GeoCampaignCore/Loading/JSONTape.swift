@@ -23,6 +23,7 @@ struct JSONTape: @unchecked Sendable {
         var size: Int32
         /// Index of the node just past this node's subtree (its next sibling).
         var next: Int32
+        /// What the value is.
         var kind: Kind
     }
 
