@@ -85,6 +85,7 @@ struct JSONParser {
             return YAMLProblem(mark: SourceMark(line: lineStarts.count, column: column), message: message)
         }
 
+        @inline(__always)
         mutating func skipSpace() {
             while i < b.count {
                 switch b[i] {
@@ -97,6 +98,7 @@ struct JSONParser {
             }
         }
 
+        @inline(__always)
         mutating func add(_ kind: JSONTape.Kind, _ offset: Int, size: Int = 0, number: Double = 0) {
             if count == capacity { grow() }
             (base + count).initialize(to: JSONTape.Node(number: number, offset: Int32(offset), size: Int32(size),
@@ -161,7 +163,12 @@ struct JSONParser {
                 var items = 0
                 while true {
                     skipSpace()
-                    try value(depth: depth + 1)
+                    // Numbers (most items of GeoJSON arrays) skip the general dispatch.
+                    if i < b.count, b[i] == 0x2D || (b[i] >= 0x30 && b[i] <= 0x39) {
+                        try number()
+                    } else {
+                        try value(depth: depth + 1)
+                    }
                     items += 1
                     skipSpace()
                     guard i < b.count else { throw problem("the JSON text ends inside an array: add the closing ']'") }
@@ -201,6 +208,7 @@ struct JSONParser {
 
         /// Reads digits, adding them to `mantissa` and counting the significant ones (from the
         /// first non-zero digit); returns how many were read.
+        @inline(__always)
         mutating func digits(_ mantissa: inout UInt64, _ significant: inout Int) -> Int {
             let s = i
             while i < b.count {
