@@ -125,8 +125,20 @@ enum PolygonCheck {
             }
             return segmentsIntersect(e.a, e.b, f.a, f.b)
         }
-        // The sweep meets every pair whose longitude ranges overlap, whatever the order of equal
-        // minima, and keeps the least pair (by edge number) that crosses.
+        func overlap(_ e: Edge, _ f: Edge) -> Bool {
+            f.minLon <= e.maxLon && e.minLon <= f.maxLon && f.minLat <= e.maxLat && e.minLat <= f.maxLat
+        }
+        // Few edges: every pair whose boxes overlap, in order, the first that crosses is the least.
+        if edges.count <= 32 {
+            for lo in 0..<edges.count {
+                for hi in (lo + 1)..<max(lo + 1, edges.count) where overlap(edges[lo], edges[hi]) && cross(edges[lo], edges[hi]) {
+                    return Crossing(ringA: edges[lo].ring, edgeA: edges[lo].k, ringB: edges[hi].ring, edgeB: edges[hi].k)
+                }
+            }
+            return nil
+        }
+        // The sweep meets every pair whose boxes overlap, whatever the order of equal minima, and
+        // keeps the least pair (by edge number) that crosses: the same pair as the loop above.
         let byIndex = edges
         edges.sort { $0.minLon < $1.minLon }
         var best: (Int, Int)?
