@@ -94,7 +94,7 @@ enum PolygonCheck {
     /// other count as crossing.
     /// - Complexity: a sweep over edges sorted by longitude: O(n log n + k) for k pairs whose
     ///   longitude ranges overlap (O(n²) only for pathological shapes).
-    static func firstCrossing(_ rings: [[Coordinate]]) -> Crossing? {
+    static func firstCrossing(_ rings: [[Coordinate]], pairwiseUpTo: Int = 32) -> Crossing? {
         struct Edge { var id: Int; var ring: Int; var k: Int; var a: Coordinate; var b: Coordinate; var minLon, maxLon, minLat, maxLat: Double }
         var edges: [Edge] = []
         edges.reserveCapacity(rings.reduce(0) { $0 + $1.count })
@@ -128,8 +128,9 @@ enum PolygonCheck {
         func overlap(_ e: Edge, _ f: Edge) -> Bool {
             f.minLon <= e.maxLon && e.minLon <= f.maxLon && f.minLat <= e.maxLat && e.minLat <= f.maxLat
         }
-        // Few edges: every pair whose boxes overlap, in order, the first that crosses is the least.
-        if edges.count <= 32 {
+        // Few edges (up to `pairwiseUpTo`): every pair whose boxes overlap, in order; the first
+        // that crosses is the least.
+        if edges.count <= pairwiseUpTo {
             for lo in 0..<edges.count {
                 for hi in (lo + 1)..<max(lo + 1, edges.count) where overlap(edges[lo], edges[hi]) && cross(edges[lo], edges[hi]) {
                     return Crossing(ringA: edges[lo].ring, edgeA: edges[lo].k, ringB: edges[hi].ring, edgeB: edges[hi].k)
