@@ -165,9 +165,12 @@ extension CampaignDecoder {
     func warnUnusedRegions(_ scope: CampaignScope) {
         var perEntry: [Int: (mark: SourceMark, file: String, ids: [String])] = [:]
         var entryOrder: [Int] = []
-        for (region, origin) in zip(scope.regions, scope.origins) {
-            if scope.selectors.contains(where: { $0.matches(region) }) { continue }
-            switch origin {
+        // Read in place (zip would copy every region), the arrays bound once.
+        let regions = scope.regions, origins = scope.origins, selectors = scope.selectors
+        for k in 0..<min(regions.count, origins.count) {
+            if selectors.contains(where: { $0.matches(regions[k]) }) { continue }
+            let region = regions[k]
+            switch origins[k] {
             case .written(let m):
                 warning(m, "no rule can match the region '\(region.id)': name it (or one of its tags) in a rule, or remove it")
             case .imported(let e, let m, let f):
