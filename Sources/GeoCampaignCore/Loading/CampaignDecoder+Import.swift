@@ -15,17 +15,6 @@ extension CampaignDecoder {
         var mark: SourceMark
     }
 
-    /// `[lon, lat]` positions of a ring with their marks; nil if malformed.
-    private static func positions(_ v: JSONNode?) -> [(Coordinate, SourceMark)]? {
-        guard let arr = v?.array else { return nil }
-        var out: [(Coordinate, SourceMark)] = []
-        for p in arr {
-            guard let pair = p.array, pair.count >= 2, let lon = pair[0].number, let lat = pair[1].number else { return nil }
-            out.append((Coordinate(lat: lat, lon: lon), p.mark))
-        }
-        return out
-    }
-
     /// Whether `s` holds a control character (general category Cc); printable ASCII is checked
     /// byte by byte without Unicode property look-ups.
     private static func hasControlCharacter(_ s: String) -> Bool {
@@ -35,6 +24,14 @@ extension CampaignDecoder {
 
     private static func inRange(_ c: Coordinate) -> Bool {
         (-90.0...90.0).contains(c.lat) && (-180.0...180.0).contains(c.lon)
+    }
+
+    /// Ring and position of the first position out of range.
+    private static func firstOutOfRange(_ rings: [[Coordinate]]) -> (Int, Int)? {
+        for (r, ring) in rings.enumerated() {
+            for (k, c) in ring.enumerated() where !inRange(c) { return (r, k) }
+        }
+        return nil
     }
 
     private static func rangeMessage(_ label: String, _ c: Coordinate) -> String {
@@ -51,7 +48,7 @@ extension CampaignDecoder {
     private struct FeatureOutcome {
         var issues: [FeatureIssue] = []
         var pointId: String?
-        var added: (Region, Int, SourceMark)?
+        var added: (Region, Int, JSONNode)?
     }
 
     /// The settings of one import entry that every feature is decoded with.
@@ -62,6 +59,15 @@ extension CampaignDecoder {
         var radius: Double?
         var hyst: Double?
         var confirm: Int64?
+
+        /// The same settings in storage of their own (strings and the tag list copied).
+        func ownCopy() -> ImportSettings {
+            var copy = self
+            copy.extraTags = extraTags.map { String(decoding: Array($0.utf8), as: UTF8.self) }
+            copy.idProperty = idProperty.map { String(decoding: Array($0.utf8), as: UTF8.self) }
+            copy.nameProperty = String(decoding: Array(nameProperty.utf8), as: UTF8.self)
+            return copy
+        }
     }
 
     /// Per-chunk results written from worker threads, read after they are done.
@@ -74,26 +80,32 @@ extension CampaignDecoder {
             chunks[k] = r
             lock.unlock()
         }
-        var all: [[FeatureOutcome]] {
+        /// Takes the chunks out, leaving none: the caller then holds the only reference.
+        func take() -> [[FeatureOutcome]] {
             lock.lock()
             defer { lock.unlock() }
-            return chunks
+            var out: [[FeatureOutcome]] = []
+            swap(&out, &chunks)
+            return out
         }
     }
 
-    /// Decodes every feature, in chunks on several threads for large files; outcomes are in
-    /// feature order, exactly as decoding them one by one.
+    /// Decodes every feature, in chunks on several threads for large files; outcomes are chunks
+    /// in feature order, exactly as decoding them one by one.
     /// - Complexity: O(total size of the features), spread over the available cores.
-    private static func decodeFeatures(_ features: [JSONNode], _ settings: ImportSettings) -> [FeatureOutcome] {
+    private static func decodeFeatures(_ list: JSONNode, _ features: [Int], _ settings: ImportSettings) -> [[FeatureOutcome]] {
         let n = features.count
         let chunkCount = n < 4_096 ? 1 : min(32, max(1, ProcessInfo.processInfo.activeProcessorCount * 4))
-        if chunkCount == 1 { return features.indices.map { decodeFeature($0, features[$0], settings) } }
+        if chunkCount == 1 { return [features.indices.map { decodeFeature($0, list.node(features[$0]), settings) }] }
         let results = ChunkResults(count: chunkCount)
         DispatchQueue.concurrentPerform(iterations: chunkCount) { c in
             let lo = n * c / chunkCount, hi = n * (c + 1) / chunkCount
-            results.set(c, (lo..<hi).map { decodeFeature($0, features[$0], settings) })
+            // Each thread works on its own copy of the settings, so that the reference counts it
+            // touches per feature are its own, not shared with the other threads.
+            let own = settings.ownCopy()
+            results.set(c, (lo..<hi).map { decodeFeature($0, list.node(features[$0]), own) })
         }
-        return results.all.flatMap { $0 }
+        return results.take()
     }
 
     /// Decodes feature `i` (0-based) of an import.
@@ -108,12 +120,17 @@ extension CampaignDecoder {
         }
         let props = feature["properties"]
         let idNode: JSONNode?
+        let id: String?
         if let p = idProperty {
             idNode = props?[p]
+            id = idNode?.text
+        } else if let n = feature["id"], let t = n.text {
+            idNode = n
+            id = t
         } else {
-            idNode = feature["id"].flatMap { $0.text == nil ? nil : $0 } ?? props?["id"]
+            idNode = props?["id"]
+            id = idNode?.text
         }
-        let id = idNode?.text
         lazy var label = id.map { "feature \(i + 1) ('\($0)')" } ?? "feature \(i + 1)"
         guard let id, !id.isEmpty, !Self.hasControlCharacter(id) else {
             let how = idProperty.map { "give it a property \"\($0)\" (named by id_property)" }
@@ -125,9 +142,10 @@ extension CampaignDecoder {
         let name = props?[nameProperty]?.text
         var tags = extraTags
         if let t = props?["tags"] {
-            if let list = t.array, list.allSatisfy({ $0.string != nil }) {
-                for s in list.compactMap(\.string) where !s.isEmpty && !tags.contains(s) { tags.append(s) }
-            } else if case .null = t.kind {
+            if let strings = t.strings {
+                tags.reserveCapacity(extraTags.count + strings.count)
+                for s in strings where !s.isEmpty && !tags.contains(s) { tags.append(s) }
+            } else if t.isNull {
             } else {
                 out.issues.append(FeatureIssue(severity: .error, kind: "bad-tags", plural: "have tags that are not a list of strings",
                                            message: "\(label) has \"tags\" that are not a list of strings: write \"tags\": [\"a\", \"b\"]", mark: t.mark))
@@ -139,22 +157,22 @@ extension CampaignDecoder {
             return out
         }
         let coords = geometry["coordinates"]
-        let coordsMark = coords?.mark ?? geometry.mark
+        lazy var coordsMark = coords?.mark ?? geometry.mark
         var shape: Region.Shape?
         switch type {
         case "Point":
-            guard let c = coords, let pos = Self.positions(JSONNode(kind: .array([c]), mark: c.mark)), let p = pos.first else {
+            guard let c = coords, let p = c.position else {
                 out.issues.append(FeatureIssue(severity: .error, kind: "bad-coords", plural: "have malformed coordinates",
                                            message: "\(label) has malformed coordinates: a Point is [longitude, latitude]", mark: coordsMark))
                 return out
             }
-            guard Self.inRange(p.0) else {
+            guard Self.inRange(p) else {
                 out.issues.append(FeatureIssue(severity: .error, kind: "range", plural: "have positions out of range",
-                                           message: Self.rangeMessage(label, p.0), mark: p.1))
+                                           message: Self.rangeMessage(label, p), mark: c.mark))
                 return out
             }
             out.pointId = id
-            shape = .circle(center: p.0, radiusM: radius ?? 0)
+            shape = .circle(center: p, radiusM: radius ?? 0)
         case "Polygon", "MultiPolygon":
             var polys: [JSONNode] = []
             if type == "Polygon" {
@@ -167,25 +185,29 @@ extension CampaignDecoder {
             var fatal = false
             for (pi, poly) in polys.enumerated() {
                 guard let ringNodes = poly.array, !ringNodes.isEmpty else { malformed = true; break }
-                let rings = ringNodes.map { Self.positions($0) }
-                guard rings.allSatisfy({ $0 != nil }) else { malformed = true; break }
-                let rs = rings.compactMap { $0 }
-                if let bad = rs.joined().first(where: { !Self.inRange($0.0) }) {
+                var rs: [[Coordinate]] = []
+                rs.reserveCapacity(ringNodes.count)
+                for r in ringNodes {
+                    guard let ring = r.positions else { break }
+                    rs.append(ring)
+                }
+                guard rs.count == ringNodes.count else { malformed = true; break }
+                if let (r, k) = Self.firstOutOfRange(rs) {
                     out.issues.append(FeatureIssue(severity: .error, kind: "range", plural: "have positions out of range",
-                                               message: Self.rangeMessage(label, bad.0), mark: bad.1))
+                                               message: Self.rangeMessage(label, rs[r][k]), mark: ringNodes[r].itemMark(k)))
                     fatal = true
                     break
                 }
                 lazy var subject = polys.count > 1 ? "part \(pi + 1) of \(label)" : label
-                let coordsOnly = rs.map { $0.map(\.0) }
-                for p in PolygonCheck.problems(outer: coordsOnly[0], holes: Array(coordsOnly.dropFirst())) {
+                let (problems, normalized) = PolygonCheck.check(rs)
+                for p in problems {
                     switch p {
                     case .crossing(_, _, _, let rb, let fb, _):
                         let at = rs[rb][fb]
                         out.issues.append(FeatureIssue(severity: .warning, kind: "crossing", plural: "cross themselves",
-                                                   message: p.message(subject: subject, place: " near \(at.0.lat), \(at.0.lon)")
+                                                   message: p.message(subject: subject, place: " near \(at.lat), \(at.lon)")
                                                        + "; inside and outside follow the even-odd rule",
-                                                   mark: at.1))
+                                                   mark: ringNodes[rb].itemMark(fb)))
                     case .tooFewPoints(let r, _):
                         out.issues.append(FeatureIssue(severity: .error, kind: "polygon", plural: "are not valid polygons",
                                                    message: p.message(subject: subject), mark: ringNodes[r].mark))
@@ -196,12 +218,11 @@ extension CampaignDecoder {
                         fatal = true
                     case .holeOutside(let h, let pt):
                         out.issues.append(FeatureIssue(severity: .error, kind: "polygon", plural: "are not valid polygons",
-                                                   message: p.message(subject: subject), mark: rs[h][pt].1))
+                                                   message: p.message(subject: subject), mark: ringNodes[h].itemMark(pt)))
                         fatal = true
                     }
                 }
-                parts.append(Region.PolygonPart(outer: PolygonCheck.normalize(coordsOnly[0]).points,
-                                                holes: coordsOnly.dropFirst().map { PolygonCheck.normalize($0).points }))
+                parts.append(Region.PolygonPart(outer: normalized[0], holes: Array(normalized.dropFirst())))
             }
             if malformed {
                 out.issues.append(FeatureIssue(severity: .error, kind: "bad-coords", plural: "have malformed coordinates",
@@ -218,7 +239,7 @@ extension CampaignDecoder {
             return out
         }
         guard let shape else { return out }
-        out.added = ((Region(id: id, name: name, tags: tags, shape: shape, hysteresisM: hyst, confirmMs: confirm), i, idNode?.mark ?? feature.mark))
+        out.added = ((Region(id: id, name: name, tags: tags, shape: shape, hysteresisM: hyst, confirmMs: confirm), i, idNode ?? feature))
         return out
     }
 
@@ -249,51 +270,70 @@ extension CampaignDecoder {
             geo = file
         }
         imports.release(resolved)
-        let root = geo.root
-        guard root["type"]?.string == "FeatureCollection", let features = root["features"]?.array else {
+        // The features are decoded through unretained handles (no reference counting shared by
+        // the decoding threads); `geo` keeps the document alive until this function returns.
+        defer { withExtendedLifetime(geo) {} }
+        let root = geo.root.unretained
+        guard root["type"]?.string == "FeatureCollection", let list = root["features"], let features = list.itemIndices else {
             let t = root["type"]?.string.map { " (its type is '\($0)')" } ?? ""
             error(pathNode.mark, "the import '\(rel)' is not a GeoJSON FeatureCollection\(t): export the regions as a FeatureCollection of Point, Polygon and MultiPolygon features")
             scope.regionsIncomplete = true
             return
         }
         var issues: [FeatureIssue] = []
+        var duplicates: [FeatureIssue] = []
         var pointExample: String?
-        var added: [(Region, Int, SourceMark)] = []
         let settings = ImportSettings(extraTags: extraTags, idProperty: idProperty, nameProperty: nameProperty,
                                       radius: radius, hyst: hyst, confirm: confirm)
-        for outcome in Self.decodeFeatures(features, settings) {
-            issues += outcome.issues
-            if pointExample == nil, let p = outcome.pointId { pointExample = p }
-            if let a = outcome.added { added.append(a) }
+        // Room for this import's regions, growing geometrically: several large imports in a row
+        // must not each rehash or copy everything the ones before added.
+        let most = features.count
+        if scope.regionIds.capacity < scope.regionIds.count + most {
+            scope.regionIds.reserveCapacity(max(scope.regionIds.count + most, 2 * scope.regionIds.capacity))
         }
+        if scope.regions.capacity < scope.regions.count + most {
+            scope.regions.reserveCapacity(max(scope.regions.count + most, 2 * scope.regions.capacity))
+        }
+        if scope.origins.capacity < scope.origins.count + most {
+            scope.origins.reserveCapacity(max(scope.origins.count + most, 2 * scope.origins.capacity))
+        }
+        let line = pathNode.mark.line
+        var chunks = Self.decodeFeatures(list, features, settings)
+        for c in chunks.indices {
+            // Outcomes are moved out of their chunk (swapped with empty ones), not copied.
+            var chunk: [FeatureOutcome] = []
+            swap(&chunk, &chunks[c])
+            for k in chunk.indices {
+                var outcome = FeatureOutcome()
+                swap(&outcome, &chunk[k])
+                issues += outcome.issues
+                if pointExample == nil, let p = outcome.pointId { pointExample = p }
+                var taken: (Region, Int, JSONNode)?
+                swap(&taken, &outcome.added)
+                guard let (region, feature, markNode) = consume taken else { continue }
+                // Without a radius, Points make no regions (reported below).
+                if radius == nil, case .circle = region.shape { continue }
+                if let first = scope.regionIds.insert(region.id, .imported(feature: feature + 1, id: region.id, file: rel, line: line)) {
+                    let label = "feature \(feature + 1) ('\(region.id)')"
+                    duplicates.append(FeatureIssue(severity: .error, kind: "dup", plural: "have ids already used in this campaign",
+                                                   message: "\(label) has the id '\(region.id)', already used \(first.words) in \(file.path): region ids must be unique in a campaign (use id_property: to pick another property)",
+                                                   mark: markNode.mark))
+                    continue
+                }
+                // The import's own tags were added above; only a feature's extra tags are new.
+                if region.tags.count > extraTags.count {
+                    for t in region.tags.dropFirst(extraTags.count) { scope.tags.insert(t) }
+                }
+                scope.regions.append(region)
+                scope.origins.append(.imported(entry: entry, mark: pathNode.mark, file: rel))
+            }
+        }
+        issues += duplicates
         if let example = pointExample, radius == nil {
             if !f.has("radius") {
                 error(pathNode.mark, "'\(rel)' holds Point features (the first is '\(example)'): add a radius to this import to make them circles, e.g. radius: 100m")
             }
-            added.removeAll { if case .circle = $0.0.shape { return true } else { return false } }
             scope.regionsIncomplete = true
-        }
-        scope.regionIds.reserveCapacity(scope.regionIds.count + added.count)
-        scope.regionIdPlace.reserveCapacity(scope.regionIdPlace.count + added.count)
-        scope.regions.reserveCapacity(scope.regions.count + added.count)
-        scope.origins.reserveCapacity(scope.origins.count + added.count)
-        for (region, feature, mark) in added {
-            if let first = scope.regionIds[region.id] {
-                let label = "feature \(feature + 1) ('\(region.id)')"
-                let place = scope.regionIdPlace[region.id]?.words ?? "on line \(first.line)"
-                issues.append(FeatureIssue(severity: .error, kind: "dup", plural: "have ids already used in this campaign",
-                                           message: "\(label) has the id '\(region.id)', already used \(place) in \(file.path): region ids must be unique in a campaign (use id_property: to pick another property)",
-                                           mark: mark))
-                continue
-            }
-            scope.regionIds[region.id] = pathNode.mark
-            scope.regionIdPlace[region.id] = .imported(feature: feature + 1, id: region.id, file: rel, line: pathNode.mark.line)
-            // The import's own tags were added above; only a feature's extra tags are new.
-            if region.tags.count > extraTags.count {
-                for t in region.tags.dropFirst(extraTags.count) { scope.tags.insert(t) }
-            }
-            scope.regions.append(region)
-            scope.origins.append(.imported(entry: entry, mark: pathNode.mark, file: rel))
         }
         if features.isEmpty {
             warning(pathNode.mark, "'\(rel)' has no features: it adds no regions")

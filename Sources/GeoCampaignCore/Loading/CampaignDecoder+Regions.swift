@@ -41,18 +41,15 @@ extension CampaignDecoder {
         if let n = f["confirm"] { region.confirmMs = duration(n, "confirm") }
         guard let id, shape != nil else {
             // Keep the id known so that rules naming it are not reported twice.
-            if let id { scope.regionIds[id] = scope.regionIds[id] ?? idMark }
+            if let id { _ = scope.regionIds.insert(id, .line(idMark.line)) }
             for t in tags { scope.tags.insert(t) }
             return
         }
         for t in tags { scope.tags.insert(t) }
-        if let first = scope.regionIds[id] {
-            let place = scope.regionIdPlace[id]?.words ?? "on line \(first.line)"
-            error(idMark, "the region id '\(id)' is already used \(place): give each region its own id")
+        if let first = scope.regionIds.insert(id, .line(idMark.line)) {
+            error(idMark, "the region id '\(id)' is already used \(first.words): give each region its own id")
             return
         }
-        scope.regionIds[id] = idMark
-        scope.regionIdPlace[id] = .line(idMark.line)
         scope.regions.append(region)
         scope.origins.append(.written(idMark: idMark))
     }
@@ -168,9 +165,12 @@ extension CampaignDecoder {
     func warnUnusedRegions(_ scope: CampaignScope) {
         var perEntry: [Int: (mark: SourceMark, file: String, ids: [String])] = [:]
         var entryOrder: [Int] = []
-        for (region, origin) in zip(scope.regions, scope.origins) {
-            if scope.selectors.contains(where: { $0.matches(region) }) { continue }
-            switch origin {
+        // Read in place (zip would copy every region), the arrays bound once.
+        let regions = scope.regions, origins = scope.origins, selectors = scope.selectors
+        for k in 0..<min(regions.count, origins.count) {
+            if selectors.contains(where: { $0.matches(regions[k]) }) { continue }
+            let region = regions[k]
+            switch origins[k] {
             case .written(let m):
                 warning(m, "no rule can match the region '\(region.id)': name it (or one of its tags) in a rule, or remove it")
             case .imported(let e, let m, let f):

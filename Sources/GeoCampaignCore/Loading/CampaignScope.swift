@@ -9,10 +9,8 @@ final class CampaignScope {
 
     var regions: [Region] = []
     var origins: [Origin] = []
-    /// First mark of each region id.
-    var regionIds: [String: SourceMark] = [:]
-    /// Where each region id was defined (put in words only when an id is used twice).
-    var regionIdPlace: [String: RegionPlace] = [:]
+    /// Where each region id was first defined (put in words only when an id is used twice).
+    var regionIds = RegionIdTable()
     var tags: Set<String> = []
     var offerIds: [String: SourceMark] = [:]
     var selectors: [RegionSelector] = []

@@ -50,13 +50,16 @@ final class GeoJSONCache {
             return .failure(ValueError("cannot be found at \(path): check the path, which is relative to this YAML file"))
         }
         if isDir.boolValue { return .failure(ValueError("is a folder, not a GeoJSON file")) }
-        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber, size.intValue > maxBytes {
+        let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+        if size > maxBytes {
             return .failure(ValueError("is larger than 256 MiB: split it into several imports"))
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let bytes = contents(path, expected: size) else {
             return .failure(ValueError("cannot be read: check its permissions"))
         }
-        let bytes = [UInt8](data)
+        if bytes.count > maxBytes {
+            return .failure(ValueError("is larger than 256 MiB: split it into several imports"))
+        }
         var parser = JSONParser(bytes: bytes)
         let root: JSONNode
         do {
@@ -65,5 +68,23 @@ final class GeoJSONCache {
             return .failure(ValueError("is not valid JSON (line \(error.mark.line), column \(error.mark.column): \(error.message)): fix the file or export it again as GeoJSON"))
         }
         return .success(File(root: root, source: SourceFile(path: path, bytes: bytes)))
+    }
+
+    /// The bytes of the file at `path`, read straight into an array of `expected` bytes (then
+    /// whatever follows if the file grew, up to just over `maxBytes`); nil if it cannot be opened
+    /// or read.
+    private static func contents(_ path: String, expected: Int) -> [UInt8]? {
+        guard let f = fopen(path, "rb") else { return nil }
+        defer { fclose(f) }
+        var bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, count in
+            count = buffer.baseAddress.map { fread($0, 1, expected, f) } ?? 0
+        }
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while ferror(f) == 0 && feof(f) == 0 && bytes.count <= maxBytes {
+            let n = fread(&chunk, 1, chunk.count, f)
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[..<n])
+        }
+        return ferror(f) == 0 ? bytes : nil
     }
 }

@@ -33,35 +33,42 @@ extension PolygonCheck {
     /// All problems of one polygon part given as written (closing points optional). The outer
     /// ring's problems come first; crossings are searched only among rings with 3+ distinct points.
     static func problems(outer: [Coordinate], holes: [[Coordinate]]) -> [Problem] {
+        check([outer] + holes).problems
+    }
+
+    /// The problems of one polygon part whose rings (outer first, then holes) are given as
+    /// written, and the rings normalized (see `normalize`), each ring normalized once.
+    static func check(_ written: [[Coordinate]]) -> (problems: [Problem], normalized: [[Coordinate]]) {
         var out: [Problem] = []
-        let rings = [normalize(outer)] + holes.map(normalize)
+        let points = written.map(normalizedPoints)
         var ok = true
-        for (i, r) in rings.enumerated() {
-            let n = distinctCount(r.points)
+        for (i, r) in points.enumerated() {
+            let n = distinctCountUpToThree(r)
             if n < 3 {
                 out.append(.tooFewPoints(ring: i, distinct: n))
                 ok = false
             }
         }
-        let span = lonSpan(rings[0].points)
+        let span = points.first.map(lonSpan) ?? 0
         if span > 180 {
             out.append(.tooWide(degrees: span))
             ok = false
         }
-        guard ok else { return out }
-        if let c = firstCrossing(rings.map(\.points)) {
-            let ra = rings[c.ringA], rb = rings[c.ringB]
-            out.append(.crossing(ringA: c.ringA, fromA: ra.indices[c.edgeA], toA: ra.indices[(c.edgeA + 1) % ra.indices.count],
-                                 ringB: c.ringB, fromB: rb.indices[c.edgeB], toB: rb.indices[(c.edgeB + 1) % rb.indices.count]))
-            return out
+        guard ok else { return (out, points) }
+        // Positions as written are only needed to report a problem.
+        if let c = firstCrossing(points) {
+            let ra = normalize(written[c.ringA]).indices, rb = normalize(written[c.ringB]).indices
+            out.append(.crossing(ringA: c.ringA, fromA: ra[c.edgeA], toA: ra[(c.edgeA + 1) % ra.count],
+                                 ringB: c.ringB, fromB: rb[c.edgeB], toB: rb[(c.edgeB + 1) % rb.count]))
+            return (out, points)
         }
         // No ring touches another, so each hole lies wholly inside or wholly outside the outline:
         // one point tells.
-        for h in 1..<rings.count {
-            if let p = rings[h].points.first, !contains(rings[0].points, p) {
-                out.append(.holeOutside(hole: h, point: rings[h].indices[0]))
+        for h in points.indices.dropFirst() {
+            if let p = points[h].first, !contains(points[0], p), let at = normalize(written[h]).indices.first {
+                out.append(.holeOutside(hole: h, point: at))
             }
         }
-        return out
+        return (out, points)
     }
 }

@@ -21,6 +21,8 @@ enum PolygonCheck {
     static func normalize(_ written: [Coordinate]) -> Ring {
         var pts: [Coordinate] = []
         var idx: [Int] = []
+        pts.reserveCapacity(written.count)
+        idx.reserveCapacity(written.count)
         for (i, p) in written.enumerated() where pts.last != p {
             pts.append(p)
             idx.append(i)
@@ -32,12 +34,38 @@ enum PolygonCheck {
         return Ring(points: pts, indices: idx)
     }
 
-    /// Number of distinct points.
-    static func distinctCount(_ ring: [Coordinate]) -> Int { Set(ring).count }
+    /// The points of `normalize(written)`, without their indices.
+    static func normalizedPoints(_ written: [Coordinate]) -> [Coordinate] {
+        var pts: [Coordinate] = []
+        pts.reserveCapacity(written.count)
+        for p in written where pts.last != p { pts.append(p) }
+        while pts.count > 1, pts.last == pts.first { pts.removeLast() }
+        return pts
+    }
+
+    /// Number of distinct points, counted up to 3 (enough to tell a ring from a degenerate one)
+    /// by a linear scan, without hashing: min(3, number of distinct points).
+    static func distinctCountUpToThree(_ ring: [Coordinate]) -> Int {
+        guard let a = ring.first else { return 0 }
+        var second: Coordinate?
+        for p in ring where p != a {
+            guard let b = second else {
+                second = p
+                continue
+            }
+            if p != b { return 3 }
+        }
+        return second == nil ? 1 : 2
+    }
 
     /// max(lon) - min(lon).
     static func lonSpan(_ ring: [Coordinate]) -> Double {
-        guard let lo = ring.map(\.lon).min(), let hi = ring.map(\.lon).max() else { return 0 }
+        guard var lo = ring.first?.lon else { return 0 }
+        var hi = lo
+        for p in ring {
+            lo = min(lo, p.lon)
+            hi = max(hi, p.lon)
+        }
         return hi - lo
     }
 
@@ -66,16 +94,18 @@ enum PolygonCheck {
     /// other count as crossing.
     /// - Complexity: a sweep over edges sorted by longitude: O(n log n + k) for k pairs whose
     ///   longitude ranges overlap (O(n²) only for pathological shapes).
-    static func firstCrossing(_ rings: [[Coordinate]]) -> Crossing? {
-        struct Edge { var ring: Int; var k: Int; var a: Coordinate; var b: Coordinate; var minLon, maxLon, minLat, maxLat: Double }
+    static func firstCrossing(_ rings: [[Coordinate]], pairwiseUpTo: Int = 32) -> Crossing? {
+        struct Edge { var id: Int; var ring: Int; var k: Int; var a: Coordinate; var b: Coordinate; var minLon, maxLon, minLat, maxLat: Double }
         var edges: [Edge] = []
+        edges.reserveCapacity(rings.reduce(0) { $0 + $1.count })
         var counts: [Int] = []
+        counts.reserveCapacity(rings.count)
         for (r, ring) in rings.enumerated() {
             counts.append(ring.count)
             guard ring.count >= 2 else { continue }
             for k in 0..<ring.count {
                 let a = ring[k], b = ring[(k + 1) % ring.count]
-                edges.append(Edge(ring: r, k: k, a: a, b: b, minLon: min(a.lon, b.lon), maxLon: max(a.lon, b.lon),
+                edges.append(Edge(id: edges.count, ring: r, k: k, a: a, b: b, minLon: min(a.lon, b.lon), maxLon: max(a.lon, b.lon),
                                   minLat: min(a.lat, b.lat), maxLat: max(a.lat, b.lat)))
             }
         }
@@ -95,23 +125,39 @@ enum PolygonCheck {
             }
             return segmentsIntersect(e.a, e.b, f.a, f.b)
         }
-        let order = edges.indices.sorted { edges[$0].minLon < edges[$1].minLon }
+        func overlap(_ e: Edge, _ f: Edge) -> Bool {
+            f.minLon <= e.maxLon && e.minLon <= f.maxLon && f.minLat <= e.maxLat && e.minLat <= f.maxLat
+        }
+        // Few edges (up to `pairwiseUpTo`): every pair whose boxes overlap, in order; the first
+        // that crosses is the least.
+        if edges.count <= pairwiseUpTo {
+            for lo in 0..<edges.count {
+                for hi in (lo + 1)..<max(lo + 1, edges.count) where overlap(edges[lo], edges[hi]) && cross(edges[lo], edges[hi]) {
+                    return Crossing(ringA: edges[lo].ring, edgeA: edges[lo].k, ringB: edges[hi].ring, edgeB: edges[hi].k)
+                }
+            }
+            return nil
+        }
+        // The sweep meets every pair whose boxes overlap, whatever the order of equal minima, and
+        // keeps the least pair (by edge number) that crosses: the same pair as the loop above.
+        let byIndex = edges
+        edges.sort { $0.minLon < $1.minLon }
         var best: (Int, Int)?
-        for x in 0..<order.count {
-            let e = edges[order[x]]
+        for x in 0..<edges.count {
+            let e = edges[x]
             var y = x + 1
-            while y < order.count {
-                let f = edges[order[y]]
+            while y < edges.count {
+                let f = edges[y]
                 if f.minLon > e.maxLon { break }
                 y += 1
                 if f.minLat > e.maxLat || f.maxLat < e.minLat { continue }
-                let lo = min(order[x], order[y - 1]), hi = max(order[x], order[y - 1])
+                let lo = min(e.id, f.id), hi = max(e.id, f.id)
                 if let b = best, (lo, hi) >= b { continue }
-                if cross(edges[lo], edges[hi]) { best = (lo, hi) }
+                if cross(byIndex[lo], byIndex[hi]) { best = (lo, hi) }
             }
         }
         guard let (lo, hi) = best else { return nil }
-        return Crossing(ringA: edges[lo].ring, edgeA: edges[lo].k, ringB: edges[hi].ring, edgeB: edges[hi].k)
+        return Crossing(ringA: byIndex[lo].ring, edgeA: byIndex[lo].k, ringB: byIndex[hi].ring, edgeB: byIndex[hi].k)
     }
 
     /// Even-odd containment of `p` in `ring` (boundary points may go either way).

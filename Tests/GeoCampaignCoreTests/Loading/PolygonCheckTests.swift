@@ -64,4 +64,35 @@ final class LoadingPolygonCheckTests: XCTestCase {
         print("two 200,000-point outlines checked in \(Date().timeIntervalSince(start)) s")
         XCTAssertEqual(problems, ["it crosses itself: the edge from point 199990 to point 199991 crosses the edge from point 199992 to point 199993; swap points 199991 and 199992"])
     }
+
+    /// Small rings are checked pair by pair, large ones by a sweep: both find the same pair.
+    func testPairwiseAndSweepFindTheSameCrossing() {
+        /// SplitMix64: the same rings on every run.
+        struct Seeded: RandomNumberGenerator {
+            var state: UInt64
+            mutating func next() -> UInt64 {
+                state &+= 0x9E37_79B9_7F4A_7C15
+                var z = state
+                z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+                z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+                return z ^ (z >> 31)
+            }
+        }
+        var rng = Seeded(state: 42)
+        var found = 0
+        for _ in 0..<2_000 {
+            func ring(_ n: Int) -> [Coordinate] {
+                (0..<n).map { _ in
+                    // A coarse grid makes collinear and touching edges common.
+                    Coordinate(lat: Double(Int.random(in: 0...8, using: &rng)) / 8, lon: Double(Int.random(in: 0...8, using: &rng)) / 8)
+                }
+            }
+            var rings = [ring(Int.random(in: 2...20, using: &rng))]
+            if Bool.random(using: &rng) { rings.append(ring(Int.random(in: 2...10, using: &rng))) }
+            let pairwise = PolygonCheck.firstCrossing(rings)
+            XCTAssertEqual(pairwise, PolygonCheck.firstCrossing(rings, pairwiseUpTo: 0), "\(rings)")
+            if pairwise != nil { found += 1 }
+        }
+        XCTAssertGreaterThan(found, 100)
+    }
 }
