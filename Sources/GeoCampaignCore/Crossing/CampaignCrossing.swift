@@ -1,3 +1,5 @@
+import Foundation
+
 /// The crossing engine for a whole campaign set: campaigns that share `max_accuracy` and
 /// `max_gap` (and so cut a user's track into the same segments) form one tracking group, and all
 /// groups share one region index, so a fix costs one index query whatever the number of
@@ -38,8 +40,8 @@ public struct CampaignCrossing: Sendable {
             let g = Int32(groups.count)
             groups.append(Group(maxAccuracyM: first.maxAccuracyM, maxGapMs: first.maxGapMs, campaigns: list.map(\.0)))
             for (c, p) in list {
-                for (r, region) in campaigns[c].regions.enumerated() {
-                    geometries.append(RegionGeometry(region.shape))
+                geometries += Self.geometries(of: campaigns[c].regions)
+                for r in campaigns[c].regions.indices {
                     h.append(p.hysteresisM[r]); confirm.append(p.confirmMs[r])
                     groupOf.append(g); campaignOf.append(Int32(c)); local.append(Int32(r))
                 }
@@ -50,6 +52,27 @@ public struct CampaignCrossing: Sendable {
                             campaign: campaignOf, localRegion: local,
                             groups: groups.map { CrossingCore.Group(maxAccuracyM: $0.maxAccuracyM, maxGapMs: $0.maxGapMs) },
                             campaignCount: campaigns.count)
+    }
+
+    /// The compiled geometry of every region, in order; large campaigns are compiled in chunks
+    /// on all cores.
+    /// - Complexity: O(total vertices), spread over the cores.
+    static func geometries(of regions: [Region]) -> [RegionGeometry] {
+        let n = regions.count
+        let chunks = n < 8_192 ? 1 : min(64, ProcessInfo.processInfo.activeProcessorCount * 8)
+        if chunks == 1 { return regions.map { RegionGeometry($0.shape) } }
+        let out = UnsafeMutableBufferPointer<RegionGeometry>.allocate(capacity: n)
+        defer { out.deallocate() }
+        regions.withUnsafeBufferPointer { src in
+            DispatchQueue.concurrentPerform(iterations: chunks) { k in
+                for i in (n * k / chunks)..<(n * (k + 1) / chunks) {
+                    (out.baseAddress.unsafelyUnwrapped + i).initialize(to: RegionGeometry(src[i].shape))
+                }
+            }
+        }
+        let result = Array(out)
+        out.baseAddress.map { _ = $0.deinitialize(count: n) }
+        return result
     }
 
     /// The visits of one user for every campaign: element `i` holds campaign `i`'s visits, with
