@@ -63,6 +63,25 @@ public final class Replay: @unchecked Sendable {
         }
     }
 
+    /// The indices of `ids` in byte order of the ids (UTF-8). Ids are compared by their first
+    /// 8 bytes packed in an integer first (most ids differ there), then in full.
+    /// - Complexity: O(n log n).
+    static func byteOrder(_ ids: [String]) -> [Int] {
+        let keys = ids.map { id -> UInt64 in
+            var k: UInt64 = 0, n = 0
+            for b in id.utf8 {
+                if n == 8 { break }
+                k = k << 8 | UInt64(b)
+                n += 1
+            }
+            return n == 0 ? 0 : k << UInt64(8 * (8 - n))
+        }
+        return ids.indices.sorted { a, b in
+            if keys[a] != keys[b] { return keys[a] < keys[b] }
+            return ids[a].utf8.lexicographicallyPrecedes(ids[b].utf8)
+        }
+    }
+
     /// Computes the outcome of one user, or nil when `--until` leaves no fix.
     /// - Complexity: O(f + v log v) for f fixes and v visits: the region index makes the cost per fix independent of the number of regions.
     public func outcome(userId: String, fixes allFixes: [Fix]) -> UserOutcome? {
@@ -106,9 +125,7 @@ public final class Replay: @unchecked Sendable {
     public func run(history: History, render: @escaping @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8],
                     sink: ([UInt8]) throws -> Void,
                     progress: ((Int, Int, Int) -> Void)? = nil) rethrows -> ReplayCounters {
-        let order = history.userIds.indices.sorted { a, b in
-            history.userIds[a].utf8.lexicographicallyPrecedes(history.userIds[b].utf8)
-        }
+        let order = Self.byteOrder(history.userIds)
         let blockSize = 256
         let blocks = BlockQueue(count: (order.count + blockSize - 1) / blockSize)
         let workers = min(options.threads, max(1, blocks.count))

@@ -84,3 +84,21 @@ final class ReplayTests: XCTestCase {
 private final class ByteBox: @unchecked Sendable {
     var bytes: [UInt8] = []
 }
+
+/// User order: byte order of the UTF-8 ids, with the 8-byte prefix keys giving the same order.
+final class ReplayUserOrderTests: XCTestCase {
+    func testByteOrderEqualsUTF8LexicographicOrder() {
+        var rng = SplitMix64(seed: 4)
+        let alphabet: [String] = ["a", "b", "u", "0", "9", "\u{0}", "é", "z", "Ω", "😀", "-", "\u{7F}"]
+        var ids = ["", "a", "a\u{0}", "a\u{0}b", "ab", "abcdefgh", "abcdefgh\u{0}", "abcdefghi", "abcdefgg", "abcdefgi"]
+        for _ in 0..<3_000 {
+            ids.append((0..<Int(rng.next() % 12)).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }.joined())
+        }
+        let order = Replay.byteOrder(ids)
+        let expected = ids.indices.sorted { a, b in
+            let x = Array(ids[a].utf8), y = Array(ids[b].utf8)
+            return x != y ? x.lexicographicallyPrecedes(y) : a < b
+        }
+        XCTAssertEqual(order.map { ids[$0] }, expected.map { ids[$0] })
+    }
+}
