@@ -5,8 +5,10 @@
 # The points lie around the regions of the conformance example, so that `events` and `evaluate`
 # on this file exercise the parsed values too.
 #   python3 fast-path-lines.generate.py && python3 edge-lines.reference.py fast-path-lines.jsonl > fast-path-lines.expected
-import random
+import random, datetime
 random.seed(20261129)
+# The instant of the line being generated: lines follow each other 20 s apart.
+clock = [datetime.datetime(2026, 3, 9, 8, 0, 0)]
 
 USERS = ['"u-%04d"' % k for k in range(1, 31)] + [
     '"u"', '"u-0001-with-a-rather-long-device-identifier-0000000000000000"', '42', '0', '7', '900000',
@@ -15,9 +17,7 @@ USERS = ['"u-%04d"' % k for k in range(1, 31)] + [
     '"abcdefgh"', '"abcdefghi"', '"12345678901234567"', '12345678901234567890123']
 
 def ts_string():
-    day = random.randrange(2, 17)
-    h, mi, s = random.randrange(24), random.randrange(60), random.randrange(60)
-    body = '2026-03-%02d' % day + 'T' + '%02d:%02d:%02d' % (h, mi, s)
+    body = clock[0].strftime('%Y-%m-%dT%H:%M:%S')
     frac = random.choice(['', '', '', '', '', '.%03d' % random.randrange(1000), '.%03d' % random.randrange(1000),
                           '.5', '.55', '.5555', '.9995', '.12345678901234567890', '.000'])
     if random.random() < 0.1: frac = random.choice(['.', '.x', '.1a'])
@@ -41,11 +41,16 @@ TS_ODD = ['"2026-03-09t21:33:16Z"', '"2026-03-09 21:33:16Z"', '"2026-03-09T23:59
 def ts():
     r = random.random()
     if r < 0.7: return ts_string()
-    if r < 0.9: return str(1772400000 + random.randrange(1300000)) + random.choice(['', '', '.%03d' % random.randrange(1000), '.5', '.0'])
+    epoch = int((clock[0] - datetime.datetime(1970, 1, 1)).total_seconds())
+    if r < 0.9: return str(epoch) + random.choice(['', '', '.%03d' % random.randrange(1000), '.5', '.0'])
     return random.choice(TS_ODD)
 
-def coord(lo, hi):
-    v = random.uniform(lo, hi)
+# Region centers of the conformance example, and how far points stray from them (degrees).
+CENTERS = [(37.703026, -121.759735), (37.704375, -121.748370), (37.691799, -121.730452), (37.689536, -121.757462)]
+
+def coord(axis, lo, hi):
+    c = CENTERS[hash_user[0] % len(CENTERS)][axis]
+    v = c + random.uniform(-0.003, 0.003) if random.random() < 0.8 else random.uniform(lo, hi)
     return random.choice(['%.6f', '%.6f', '%.8f', '%.4f', '%.1f', '%.11f', '%.12f', '%.13f', '%.14f', '%.16f', '%.20f']) % v
 
 NUM_ODD = ['0', '-0', '0.0', '-0.0', '00.5', '.5', '5.', '-', '+5', '1e2', '1E1', '0.1e1', '-1e-2', '37', '-121',
@@ -57,10 +62,10 @@ NUM_ODD = ['0', '-0', '0.0', '-0.0', '00.5', '.5', '5.', '-', '+5', '1e2', '1E1'
            '0.1', '0.5', '9.999999999999999', '8.98846567431158e307', '37.5x', '37..5', '37.5.5', '3 7', '1-2']
 
 def lat():
-    return coord(37.64, 37.72) if random.random() < 0.85 else random.choice(NUM_ODD)
+    return coord(0, 37.64, 37.72) if random.random() < 0.85 else random.choice(NUM_ODD)
 
 def lon():
-    return coord(-121.82, -121.71) if random.random() < 0.85 else random.choice(NUM_ODD)
+    return coord(1, -121.82, -121.71) if random.random() < 0.85 else random.choice(NUM_ODD)
 
 def accuracy():
     r = random.random()
@@ -69,8 +74,13 @@ def accuracy():
     return random.choice(['null', 'nul', 'nulll', 'NULL', '0', '-0', '-0.0', '-1', '0.0', '1e3', '"5"', 'true', '[]',
                           '{}', '1e400', '-1e400', '12.', '1234567890123456', '0.000000000000000000001', '5e-324'])
 
+hash_user = [0]
+
 def common():
-    user = random.choice(USERS[:30]) if random.random() < 0.8 else random.choice(USERS)
+    clock[0] += datetime.timedelta(seconds=20)
+    k = random.randrange(6)
+    hash_user[0] = k
+    user = USERS[k] if random.random() < 0.8 else random.choice(USERS)
     members = [('user', user), ('ts', ts()), ('lat', lat()), ('lon', lon())]
     r = random.random()
     if r < 0.85: members.append(('accuracy', accuracy()))
