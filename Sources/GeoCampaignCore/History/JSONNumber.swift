@@ -149,34 +149,34 @@ enum JSONNumber {
                              value: inout Double) -> Int {
         var i = i0
         let negative = p[i] == 0x2D
-        if negative { i += 1 }
+        if negative { i &+= 1 }
         let s = i
         var d = p[i] &- 0x30
         if d >= 10 { return -1 }
         var mant = UInt64(d)
-        i += 1
+        i &+= 1
         if d != 0 {
             d = p[i] &- 0x30
             while d < 10 {
                 mant = mant &* 10 &+ UInt64(d)
-                i += 1
+                i &+= 1
                 d = p[i] &- 0x30
             }
         }
-        var digits = i - s
+        var digits = i &- s
         var frac = 0
         if p[i] == 0x2E {
-            i += 1
+            i &+= 1
             let f = i
             d = p[i] &- 0x30
             while d < 10 {
                 mant = mant &* 10 &+ UInt64(d)
-                i += 1
+                i &+= 1
                 d = p[i] &- 0x30
             }
-            frac = i - f
+            frac = i &- f
             if frac == 0 { return -1 }
-            digits += frac
+            digits &+= frac
         }
         if digits > 15 || p[i] | 0x20 == 0x65 { return -1 }
         let v = Double(mant) / tens[frac]
