@@ -65,11 +65,13 @@ extension JSONLineParser {
         guard pre[2].matches(raw, i, n) else { return false }
         i += pre[2].len
         var lat = 0.0
-        i = JSONLineParser.number(p, i, n, tens, &lat)
+        var e = JSONNumber.plainDecimal(p, i, tens, value: &lat)
+        i = e >= 0 ? e : JSONLineParser.number(p, i, n, &lat)
         guard i > 0, lat >= -90, lat <= 90, pre[3].matches(raw, i, n) else { return false }
         i += pre[3].len
         var lon = 0.0
-        i = JSONLineParser.number(p, i, n, tens, &lon)
+        e = JSONNumber.plainDecimal(p, i, tens, value: &lon)
+        i = e >= 0 ? e : JSONLineParser.number(p, i, n, &lon)
         guard i > 0, lon >= -180, lon <= 180 else { return false }
         // accuracy: absent, null, or a number >= 0.
         var accuracy = Double.nan
@@ -83,7 +85,8 @@ extension JSONLineParser {
                 i += 4
             } else {
                 var v = 0.0
-                i = JSONLineParser.number(p, i, n, tens, &v)
+                e = JSONNumber.plainDecimal(p, i, tens, value: &v)
+                i = e >= 0 ? e : JSONLineParser.number(p, i, n, &v)
                 guard i > 0, v >= 0 else { return false }
                 accuracy = v
             }
@@ -118,13 +121,10 @@ extension JSONLineParser {
         return -1
     }
 
-    /// A number value at `i`: the plain-decimal fast path, else the full scan and conversion.
+    /// A number value at `i` that is not a plain decimal: the full scan and conversion.
     /// Returns the offset past it, or -1 when there is no valid number there.
-    @inline(__always)
-    static func number(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int, _ tens: UnsafePointer<Double>,
-                       _ value: inout Double) -> Int {
-        let e = JSONNumber.plainDecimal(p, i, tens, value: &value)
-        if e >= 0 { return e }
+    @inline(never)
+    static func number(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int, _ value: inout Double) -> Int {
         var isInteger = false
         var measure = JSONNumber.Measure()
         let end = JSONNumber.scanMeasured(p, i, n, isInteger: &isInteger, measure: &measure)
