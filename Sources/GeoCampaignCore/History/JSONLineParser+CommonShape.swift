@@ -10,7 +10,7 @@ extension JSONLineParser {
     /// the end of the line.
     @inline(__always)
     func parseCommon(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
-        guard n >= 2, n <= JSONLineParser.maxLineBytes, p[n - 1] == 0x7D else { return false }
+        guard n >= 2, n <= JSONLineParser.maxLineBytes, p[n &- 1] == 0x7D else { return false }
         let raw = UnsafeRawPointer(p)
         let pre = prefixes
         let tens = powersOfTen
@@ -20,28 +20,28 @@ extension JSONLineParser {
         let userStart: Int
         let userCount: Int
         if p[i] == 0x22 {
-            let s = i + 1
+            let s = i &+ 1
             let e = JSONLineParser.plainStringEnd(raw, s, n)
             guard e > s else { return false }
             userStart = s
-            userCount = e - s
-            i = e + 1
+            userCount = e &- s
+            i = e &+ 1
         } else {
             let s = i
             let d = p[i] &- 0x30
             guard d < 10 else { return false }
-            i += 1
+            i &+= 1
             // A leading zero followed by digits is caught by the next prefix test.
-            if d != 0 { while p[i] &- 0x30 < 10 { i += 1 } }
+            if d != 0 { while p[i] &- 0x30 < 10 { i &+= 1 } }
             userStart = s
-            userCount = i - s
+            userCount = i &- s
         }
         // ts: a plain string timestamp, or a number of epoch seconds.
         guard pre[1].matches(raw, i, n) else { return false }
-        i += pre[1].len
+        i &+= pre[1].len
         let time: Int64
         if p[i] == 0x22 {
-            let s = i + 1
+            let s = i &+ 1
             var e = 0
             if let v = RFC3339.parseCommon(p, s, n, cache: &dateCache, end: &e), p[e] == 0x22 {
                 time = v
@@ -52,7 +52,7 @@ extension JSONLineParser {
                 }
                 time = v
             }
-            i = e + 1
+            i = e &+ 1
         } else {
             var isInteger = false
             let e = JSONNumber.scan(p, i, n, isInteger: &isInteger)
@@ -63,26 +63,26 @@ extension JSONLineParser {
         }
         // lat, lon
         guard pre[2].matches(raw, i, n) else { return false }
-        i += pre[2].len
+        i &+= pre[2].len
         var lat = 0.0
         var e = JSONNumber.plainDecimal(p, i, tens, value: &lat)
         i = e >= 0 ? e : JSONLineParser.number(p, i, n, &lat)
         guard i > 0, lat >= -90, lat <= 90, pre[3].matches(raw, i, n) else { return false }
-        i += pre[3].len
+        i &+= pre[3].len
         var lon = 0.0
         e = JSONNumber.plainDecimal(p, i, tens, value: &lon)
         i = e >= 0 ? e : JSONLineParser.number(p, i, n, &lon)
         guard i > 0, lon >= -180, lon <= 180 else { return false }
         // accuracy: absent, null, or a number >= 0.
         var accuracy = Double.nan
-        if i != n - 1 {
+        if i != n &- 1 {
             guard pre[4].matches(raw, i, n) else { return false }
-            i += pre[4].len
+            i &+= pre[4].len
             if p[i] == 0x6E {
-                guard i + 4 < n, raw.loadUnaligned(fromByteOffset: i, as: UInt32.self) == 0x6C6C_756E else {
+                guard i &+ 4 < n, raw.loadUnaligned(fromByteOffset: i, as: UInt32.self) == 0x6C6C_756E else {
                     return false
                 }
-                i += 4
+                i &+= 4
             } else {
                 var v = 0.0
                 e = JSONNumber.plainDecimal(p, i, tens, value: &v)
@@ -90,7 +90,7 @@ extension JSONLineParser {
                 guard i > 0, v >= 0 else { return false }
                 accuracy = v
             }
-            guard i == n - 1 else { return false }
+            guard i == n &- 1 else { return false }
         }
         userPtr = p + userStart
         userLen = userCount
@@ -104,7 +104,7 @@ extension JSONLineParser {
     @inline(__always)
     static func plainStringEnd(_ raw: UnsafeRawPointer, _ i0: Int, _ n: Int) -> Int {
         var i = i0
-        while i + 8 <= n {
+        while i &+ 8 <= n {
             let v = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
             let q = v ^ 0x2222_2222_2222_2222
             let b = v ^ 0x5C5C_5C5C_5C5C_5C5C
@@ -112,10 +112,10 @@ extension JSONLineParser {
             let hits = ((q &- 0x0101_0101_0101_0101) & ~q | (b &- 0x0101_0101_0101_0101) & ~b
                 | (v &- 0x2020_2020_2020_2020) & ~v | v) & 0x8080_8080_8080_8080
             if hits == 0 {
-                i += 8
+                i &+= 8
                 continue
             }
-            let k = i + hits.trailingZeroBitCount >> 3
+            let k = i &+ hits.trailingZeroBitCount >> 3
             return raw.load(fromByteOffset: k, as: UInt8.self) == 0x22 ? k : -1
         }
         return -1

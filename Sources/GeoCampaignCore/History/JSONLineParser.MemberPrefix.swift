@@ -54,9 +54,9 @@ extension JSONLineParser {
         /// Whether the prefix is at `raw[i...]` (reading only bytes before `n`).
         @inline(__always)
         func matches(_ raw: UnsafeRawPointer, _ i: Int, _ n: Int) -> Bool {
-            i + need <= n
-                && raw.loadUnaligned(fromByteOffset: i + off0, as: UInt64.self) & m0 == w0
-                && raw.loadUnaligned(fromByteOffset: i + off1, as: UInt64.self) & m1 == w1
+            i &+ need <= n
+                && raw.loadUnaligned(fromByteOffset: i &+ off0, as: UInt64.self) & m0 == w0
+                && raw.loadUnaligned(fromByteOffset: i &+ off1, as: UInt64.self) & m1 == w1
         }
     }
 }

@@ -93,9 +93,9 @@ public enum RFC3339 {
         let t = raw.loadUnaligned(fromByteOffset: 11, as: UInt64.self) ^ 0x3030_3A30_303A_3030
         guard ((t & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7676_7676_7676_7676 | t) & 0x8080_8080_8080_8080 == 0,
               t & 0x0000_FF00_00FF_0000 == 0 else { return nil }
-        let hour = Int64(t & 0xFF) * 10 + Int64((t >> 8) & 0xFF)
-        let minute = Int64((t >> 24) & 0xFF) * 10 + Int64((t >> 32) & 0xFF)
-        let second = Int64((t >> 48) & 0xFF) * 10 + Int64(t >> 56)
+        let hour = Int64(t & 0xFF) &* 10 &+ Int64((t >> 8) & 0xFF)
+        let minute = Int64((t >> 24) & 0xFF) &* 10 &+ Int64((t >> 32) & 0xFF)
+        let second = Int64((t >> 48) & 0xFF) &* 10 &+ Int64(t >> 56)
         guard hour <= 23, minute <= 59, second <= 59 else { return nil }
         var i = s + 19
         var c = p[i]
@@ -104,7 +104,7 @@ public enum RFC3339 {
             guard i + 5 <= n else { return nil }
             let d1 = p[i + 1] &- 0x30, d2 = p[i + 2] &- 0x30, d3 = p[i + 3] &- 0x30
             guard d1 < 10, d2 < 10, d3 < 10 else { return nil }
-            fracMs = Int64(d1) * 100 + Int64(d2) * 10 + Int64(d3)
+            fracMs = Int64(d1) &* 100 &+ Int64(d2) &* 10 &+ Int64(d3)
             i += 4
             c = p[i]
             if c &- 0x30 < 10 { return nil }
@@ -122,8 +122,9 @@ public enum RFC3339 {
             return nil
         }
         guard i < n else { return nil }
-        let secs = days * 86_400 + hour * 3_600 + minute * 60 + second - offsetMin * 60
-        let ms = secs * 1_000 + fracMs
+        // No overflow: a valid date is within +-4 million days of 1970.
+        let secs = days &* 86_400 &+ hour &* 3_600 &+ minute &* 60 &+ second &- offsetMin &* 60
+        let ms = secs &* 1_000 &+ fracMs
         guard ms >= minMilliseconds, ms <= maxMilliseconds else { return nil }
         end = i
         return ms
