@@ -70,6 +70,37 @@ final class HistoryFastPathTests: XCTestCase {
         XCTAssertGreaterThan(common, 1_200)
     }
 
+    /// The file reader, sequential and parallel, rejects exactly the lines (with the same reason,
+    /// detail and text) that the reader before the fast path rejected: `fast-path-lines.rejects.jsonl`
+    /// is the `--rejects` file that build wrote for this input.
+    func testFileReaderRejectsAsTheReaderBeforeTheFastPath() throws {
+        let golden = try String(contentsOfFile: HistoryTestPaths.fixture("fast-path-lines.rejects.jsonl"), encoding: .utf8)
+            .split(separator: "\n").map { line -> String in
+                let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+                let number = object?["line"] as? Int ?? -1
+                let reason = object?["reason"] as? String ?? "?"
+                let detail = object?["detail"] as? String ?? "?"
+                let text = object?["text"] as? String ?? "?"
+                return "\(number) \(reason) \(detail) \(text)"
+            }
+        XCTAssertEqual(golden.count, 2_040)
+        for threads in [1, 2] {
+            let builder = HistoryBuilder()
+            builder.threads = threads
+            builder.parallelMinBytes = 1
+            var got: [String] = []
+            builder.onReject = { r in
+                got.append("\(r.line) \(r.reason.rawValue) \(r.detail) \(String(decoding: r.text, as: UTF8.self))")
+            }
+            try builder.read(path: HistoryTestPaths.fixture("fast-path-lines.jsonl"))
+            XCTAssertEqual(got.count, golden.count, "threads \(threads)")
+            for (k, (g, e)) in zip(got, golden).enumerated() where g != e {
+                XCTFail("reject \(k + 1), threads \(threads): got \(g), expected \(e)")
+            }
+            XCTAssertEqual(builder.stats.fixesAccepted, 4_032 - 2_040)
+        }
+    }
+
     func testTrickyLinesInTheCommonShape() {
         let t = #""ts":"2026-03-09T21:33:16Z""#
         let cases: [(String, Bool, UInt)] = [

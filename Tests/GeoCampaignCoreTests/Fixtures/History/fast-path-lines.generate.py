@@ -5,6 +5,8 @@
 # The points lie around the regions of the conformance example, so that `events` and `evaluate`
 # on this file exercise the parsed values too.
 #   python3 fast-path-lines.generate.py && python3 edge-lines.reference.py fast-path-lines.jsonl > fast-path-lines.expected
+# fast-path-lines.rejects.jsonl is the --rejects file the reader before the fast path wrote:
+#   geocampaign events --campaigns CAMPAIGNS --history fast-path-lines.jsonl --rejects fast-path-lines.rejects.jsonl
 import random, datetime
 random.seed(20261129)
 # The instant of the line being generated: lines follow each other 20 s apart.
