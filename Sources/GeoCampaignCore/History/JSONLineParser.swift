@@ -58,20 +58,22 @@ public final class JSONLineParser {
     @exclusivity(unchecked) private var tmpBuf: UnsafeMutablePointer<UInt8>
     @exclusivity(unchecked) private var tmpCap: Int
     @exclusivity(unchecked) private var stack: [Bool] = []
+    /// The last date seen by a timestamp (both parsers share it).
     @exclusivity(unchecked) var dateCache = RFC3339.DateCache()
-    /// The member prefixes of the common line shape (see `JSONLineParser+FastPath.swift`), and
-    /// whether that fast path can be used with these keys.
+    /// The member prefixes of the common line shape (see `JSONLineParser+CommonShape.swift`), and
+    /// whether that fast path can be used with these keys (plain ASCII keys, none shared, each
+    /// prefix at most 16 bytes).
     let prefixes: UnsafeMutablePointer<MemberPrefix>
     let fastPathEnabled: Bool
     /// `JSONNumber.pow10` as a plain buffer, for the fast path.
     let powersOfTen: UnsafeMutablePointer<Double>
 
     /// The fix of the last accepted line.
-    @exclusivity(unchecked) internal(set) var fix = Fix(time: 0, lat: 0, lon: 0)
+    @exclusivity(unchecked) var fix = Fix(time: 0, lat: 0, lon: 0)
     /// The user id bytes of the last accepted line: into the line itself or into a parser buffer,
     /// valid until the next call.
-    @exclusivity(unchecked) internal(set) var userPtr: UnsafePointer<UInt8>
-    @exclusivity(unchecked) internal(set) var userLen = 0
+    @exclusivity(unchecked) var userPtr: UnsafePointer<UInt8>
+    @exclusivity(unchecked) var userLen = 0
     /// The reason and detail of the last rejected line.
     @exclusivity(unchecked) private(set) var reason: RejectReason = .invalidJSON
     @exclusivity(unchecked) private(set) var detail = ""
