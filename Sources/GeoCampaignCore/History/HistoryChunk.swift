@@ -10,8 +10,13 @@ final class HistoryChunk {
     /// Every kept fix in input order, and the user number of each (in `interner`).
     let fixes: MappedColumn<Fix>
     let owners: MappedColumn<Int32>
+    /// Kept fixes per user number: `countLength` entries in raw memory (no uniqueness or bounds
+    /// checks per fix).
+    @exclusivity(unchecked) private var countBuffer: UnsafeMutablePointer<Int>
+    @exclusivity(unchecked) private var countCapacity: Int
+    @exclusivity(unchecked) private var countLength: Int
     /// Kept fixes per user number.
-    @exclusivity(unchecked) var counts: [Int] = []
+    var counts: [Int] { Array(UnsafeBufferPointer(start: countBuffer, count: countLength)) }
     /// Counters of this chunk.
     @exclusivity(unchecked) var stats = HistoryStats()
     /// Rejected lines, when collected (`collectRejects`), with chunk-local line numbers.
@@ -27,11 +32,16 @@ final class HistoryChunk {
         self.interner = interner
         self.until = until
         self.collectRejects = collectRejects
-        counts = Array(repeating: 0, count: interner.count)
+        countLength = interner.count
+        countCapacity = max(256, countLength)
+        countBuffer = UnsafeMutablePointer<Int>.allocate(capacity: countCapacity)
+        countBuffer.initialize(repeating: 0, count: countLength)
         // Capacity beyond what is used is address space only: its pages are never touched.
         fixes = MappedColumn(capacity: expectedFixes)
         owners = MappedColumn(capacity: expectedFixes)
     }
+
+    deinit { countBuffer.deallocate() }
 
     /// Parses one line; a reject goes to `onReject` (when not collected).
     @inline(__always)
@@ -68,7 +78,21 @@ final class HistoryChunk {
         fixes.append(fix)
         owners.append(u)
         let i = Int(u)
-        if i >= counts.count { counts.append(contentsOf: repeatElement(0, count: i + 1 - counts.count)) }
-        counts[i] += 1
+        if i >= countLength { growCounts(to: i + 1) }
+        countBuffer[i] &+= 1
+    }
+
+    /// Makes room for user numbers below `length`, the new ones at 0.
+    private func growCounts(to length: Int) {
+        if length > countCapacity {
+            let capacity = max(length, countCapacity * 2)
+            let bigger = UnsafeMutablePointer<Int>.allocate(capacity: capacity)
+            bigger.initialize(from: countBuffer, count: countLength)
+            countBuffer.deallocate()
+            countBuffer = bigger
+            countCapacity = capacity
+        }
+        (countBuffer + countLength).initialize(repeating: 0, count: length - countLength)
+        countLength = length
     }
 }

@@ -58,14 +58,22 @@ public final class JSONLineParser {
     @exclusivity(unchecked) private var tmpBuf: UnsafeMutablePointer<UInt8>
     @exclusivity(unchecked) private var tmpCap: Int
     @exclusivity(unchecked) private var stack: [Bool] = []
-    @exclusivity(unchecked) private var dateCache = RFC3339.DateCache()
+    /// The last date seen by a timestamp (both parsers share it).
+    @exclusivity(unchecked) var dateCache = RFC3339.DateCache()
+    /// The member prefixes of the common line shape (see `JSONLineParser+CommonShape.swift`), and
+    /// whether that fast path can be used with these keys (plain ASCII keys, none shared, each
+    /// prefix at most 16 bytes).
+    let prefixes: UnsafeMutablePointer<MemberPrefix>
+    let fastPathEnabled: Bool
+    /// `JSONNumber.pow10` as a plain buffer, for the fast path.
+    let powersOfTen: UnsafeMutablePointer<Double>
 
     /// The fix of the last accepted line.
-    @exclusivity(unchecked) private(set) var fix = Fix(time: 0, lat: 0, lon: 0)
+    @exclusivity(unchecked) var fix = Fix(time: 0, lat: 0, lon: 0)
     /// The user id bytes of the last accepted line: into the line itself or into a parser buffer,
     /// valid until the next call.
-    @exclusivity(unchecked) private(set) var userPtr: UnsafePointer<UInt8>
-    @exclusivity(unchecked) private(set) var userLen = 0
+    @exclusivity(unchecked) var userPtr: UnsafePointer<UInt8>
+    @exclusivity(unchecked) var userLen = 0
     /// The reason and detail of the last rejected line.
     @exclusivity(unchecked) private(set) var reason: RejectReason = .invalidJSON
     @exclusivity(unchecked) private(set) var detail = ""
@@ -109,6 +117,16 @@ public final class JSONLineParser {
         tmpCap = 256
         tmpBuf = UnsafeMutablePointer<UInt8>.allocate(capacity: tmpCap)
         userPtr = UnsafePointer(userBuf)
+        prefixes = UnsafeMutablePointer<MemberPrefix>.allocate(capacity: 5)
+        var fast = !sharedKeys
+        for (f, k) in keys.enumerated() {
+            let prefix = MemberPrefix(key: k, first: f == 0)
+            fast = fast && prefix != nil
+            (prefixes + f).initialize(to: prefix ?? MemberPrefix())
+        }
+        fastPathEnabled = fast
+        powersOfTen = UnsafeMutablePointer<Double>.allocate(capacity: JSONNumber.pow10.count)
+        powersOfTen.initialize(from: JSONNumber.pow10, count: JSONNumber.pow10.count)
     }
 
     deinit {
@@ -119,6 +137,8 @@ public final class JSONLineParser {
         keyQuoted.deallocate()
         keyQuotedMask.deallocate()
         slots.deallocate()
+        prefixes.deallocate()
+        powersOfTen.deallocate()
         userBuf.deallocate()
         tmpBuf.deallocate()
     }
@@ -224,8 +244,15 @@ public final class JSONLineParser {
     }
 
     /// Parses the line `p[0..<n]`; results are left in `fix`, `userPtr`/`userLen` or
-    /// `reason`/`detail`.
+    /// `reason`/`detail`. Lines of the common shape take the fast path; any other line, and any
+    /// line the fast path would not accept, goes through the full parser.
     func parse(_ p: UnsafePointer<UInt8>, _ n: Int) -> Status {
+        if fastPathEnabled && parseCommon(p, n) { return .accepted }
+        return parseFully(p, n)
+    }
+
+    /// The full strict parser: validates the whole line (UTF-8, then RFC 8259), then the fields.
+    func parseFully(_ p: UnsafePointer<UInt8>, _ n: Int) -> Status {
         var i = 0
         while i < n && (p[i] == 0x20 || p[i] == 0x09) { i += 1 }
         if i == n { return .blank }

@@ -139,6 +139,51 @@ enum JSONNumber {
         return slowDouble(p, start, end)
     }
 
+    /// The common numbers `-?[0-9]+(\.[0-9]+)?` of at most 15 digits, not followed by an exponent:
+    /// the value (the same as `double` gives, by the same exact division) and the offset past the
+    /// number; -1 for any other text (then `scanMeasured` decides). A leading zero followed by
+    /// digits ends the number after the zero. The bytes must be followed, before the end of the
+    /// buffer, by a byte that is neither a digit nor `.`; `tens` holds `pow10`.
+    @inline(__always)
+    static func plainDecimal(_ p: UnsafePointer<UInt8>, _ i0: Int, _ tens: UnsafePointer<Double>,
+                             value: inout Double) -> Int {
+        var i = i0
+        let negative = p[i] == 0x2D
+        if negative { i &+= 1 }
+        let s = i
+        var d = p[i] &- 0x30
+        if d >= 10 { return -1 }
+        var mant = UInt64(d)
+        i &+= 1
+        if d != 0 {
+            d = p[i] &- 0x30
+            while d < 10 {
+                mant = mant &* 10 &+ UInt64(d)
+                i &+= 1
+                d = p[i] &- 0x30
+            }
+        }
+        var digits = i &- s
+        var frac = 0
+        if p[i] == 0x2E {
+            i &+= 1
+            let f = i
+            d = p[i] &- 0x30
+            while d < 10 {
+                mant = mant &* 10 &+ UInt64(d)
+                i &+= 1
+                d = p[i] &- 0x30
+            }
+            frac = i &- f
+            if frac == 0 { return -1 }
+            digits &+= frac
+        }
+        if digits > 15 || p[i] | 0x20 == 0x65 { return -1 }
+        let v = Double(mant) / tens[frac]
+        value = negative ? -v : v
+        return i
+    }
+
     /// The parts of a scanned number: sign, the digit positions, the decimal exponent.
     struct Parts {
         var negative = false

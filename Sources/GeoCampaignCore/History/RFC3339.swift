@@ -60,6 +60,76 @@ public enum RFC3339 {
         var days: Int64 = 0
     }
 
+    /// The day number of the valid date `YYYY-MM-DD` at `p[i..<i + 10]`, or nil.
+    static func date(_ p: UnsafePointer<UInt8>, _ i: Int) -> Int64? {
+        guard let y1 = two(p, i), let y2 = two(p, i + 2) else { return nil }
+        let year = y1 * 100 + y2
+        guard p[i + 4] == 0x2D, let month = two(p, i + 5), p[i + 7] == 0x2D, let day = two(p, i + 8) else { return nil }
+        guard year >= 1, month >= 1, month <= 12, day >= 1, day <= daysIn(month: month, year: year) else { return nil }
+        return Timestamp.days(year: year, month: month, day: day)
+    }
+
+    /// The common shapes `YYYY-MM-DDTHH:MM:SS[.sss](Z|+HH:MM|-HH:MM)` starting at `p[s]`, reading
+    /// no byte at or past `n`: the instant, with `end` set just past the timestamp (then
+    /// `end < n`); nil for any other shape or an invalid or out-of-range value. The value is the
+    /// one `parse` gives for `p[s..<end]`.
+    @inline(__always)
+    static func parseCommon(_ p: UnsafePointer<UInt8>, _ s: Int, _ n: Int, cache: inout DateCache,
+                            end: inout Int) -> Int64? {
+        guard s + 21 <= n else { return nil }
+        let raw = UnsafeRawPointer(p + s)
+        let head = raw.loadUnaligned(as: UInt64.self)
+        let tail = raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self)
+        let days: Int64
+        if head == cache.head && tail == cache.tail && head != 0 {
+            days = cache.days
+        } else {
+            guard let d = date(p, s) else { return nil }
+            days = d
+            cache = DateCache(head: head, tail: tail, days: days)
+        }
+        guard p[s + 10] | 0x20 == 0x74 else { return nil }
+        // HH:MM:SS in one word: digits become 0-9 and the colons 0.
+        let t = raw.loadUnaligned(fromByteOffset: 11, as: UInt64.self) ^ 0x3030_3A30_303A_3030
+        guard ((t & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7676_7676_7676_7676 | t) & 0x8080_8080_8080_8080 == 0,
+              t & 0x0000_FF00_00FF_0000 == 0 else { return nil }
+        let hour = Int64(t & 0xFF) &* 10 &+ Int64((t >> 8) & 0xFF)
+        let minute = Int64((t >> 24) & 0xFF) &* 10 &+ Int64((t >> 32) & 0xFF)
+        let second = Int64((t >> 48) & 0xFF) &* 10 &+ Int64(t >> 56)
+        guard hour <= 23, minute <= 59, second <= 59 else { return nil }
+        var i = s + 19
+        var c = p[i]
+        var fracMs: Int64 = 0
+        if c == 0x2E {
+            guard i + 5 <= n else { return nil }
+            let d1 = p[i + 1] &- 0x30, d2 = p[i + 2] &- 0x30, d3 = p[i + 3] &- 0x30
+            guard d1 < 10, d2 < 10, d3 < 10 else { return nil }
+            fracMs = Int64(d1) &* 100 &+ Int64(d2) &* 10 &+ Int64(d3)
+            i += 4
+            c = p[i]
+            if c &- 0x30 < 10 { return nil }
+        }
+        var offsetMin: Int64 = 0
+        if c | 0x20 == 0x7A {
+            i += 1
+        } else if c == 0x2B || c == 0x2D {
+            guard i + 6 <= n, let oh = two(p, i + 1), p[i + 3] == 0x3A, let om = two(p, i + 4),
+                  oh <= 23, om <= 59 else { return nil }
+            offsetMin = oh * 60 + om
+            if c == 0x2D { offsetMin = -offsetMin }
+            i += 6
+        } else {
+            return nil
+        }
+        guard i < n else { return nil }
+        // No overflow: a valid date is within +-4 million days of 1970.
+        let secs = days &* 86_400 &+ hour &* 3_600 &+ minute &* 60 &+ second &- offsetMin &* 60
+        let ms = secs &* 1_000 &+ fracMs
+        guard ms >= minMilliseconds, ms <= maxMilliseconds else { return nil }
+        end = i
+        return ms
+    }
+
     /// Parses bytes `p[start..<end]`.
     static func parse(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int, offsetRequired: Bool) -> Int64? {
         var cache = DateCache()
@@ -80,11 +150,8 @@ public enum RFC3339 {
         if head == cache.head && tail == cache.tail && head != 0 {
             days = cache.days
         } else {
-            guard let y1 = two(p, i), let y2 = two(p, i + 2) else { return nil }
-            let year = y1 * 100 + y2
-            guard p[i + 4] == 0x2D, let month = two(p, i + 5), p[i + 7] == 0x2D, let day = two(p, i + 8) else { return nil }
-            guard year >= 1, month >= 1, month <= 12, day >= 1, day <= daysIn(month: month, year: year) else { return nil }
-            days = Timestamp.days(year: year, month: month, day: day)
+            guard let d = date(p, i) else { return nil }
+            days = d
             cache = DateCache(head: head, tail: tail, days: days)
         }
         guard p[i + 10] | 0x20 == 0x74 else { return nil }
