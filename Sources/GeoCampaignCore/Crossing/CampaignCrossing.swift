@@ -48,10 +48,45 @@ public struct CampaignCrossing: Sendable {
             }
         }
         self.groups = groups
+        // Regions are compiled in the order of a space-filling curve over their centres, so the
+        // regions near one another (those one user's fixes meet) lie near one another in memory.
+        // Results do not depend on this order: visits carry their campaign's region index and
+        // are sorted per campaign.
+        let spatial = Self.spatialOrder(geometries)
+        geometries = spatial.map { geometries[$0] }
+        h = spatial.map { h[$0] }
+        confirm = spatial.map { confirm[$0] }
+        groupOf = spatial.map { groupOf[$0] }
+        campaignOf = spatial.map { campaignOf[$0] }
+        local = spatial.map { local[$0] }
         core = CrossingCore(geometries: geometries, hysteresisM: h, confirmMs: confirm, group: groupOf,
                             campaign: campaignOf, localRegion: local,
                             groups: groups.map { CrossingCore.Group(maxAccuracyM: $0.maxAccuracyM, maxGapMs: $0.maxGapMs) },
                             campaignCount: campaigns.count)
+    }
+
+    /// Indices of `geometries` in Z-order (Morton order) of their boxes' centres on a grid of
+    /// 2^20 x 2^20 cells over the globe (about 40 m), ties in index order.
+    /// - Complexity: O(n log n).
+    static func spatialOrder(_ geometries: [RegionGeometry]) -> [Int] {
+        func spread(_ v: UInt64) -> UInt64 {
+            var x = v & 0xF_FFFF
+            x = (x | (x << 16)) & 0x0000_FFFF_0000_FFFF
+            x = (x | (x << 8)) & 0x00FF_00FF_00FF_00FF
+            x = (x | (x << 4)) & 0x0F0F_0F0F_0F0F_0F0F
+            x = (x | (x << 2)) & 0x3333_3333_3333_3333
+            x = (x | (x << 1)) & 0x5555_5555_5555_5555
+            return x
+        }
+        func cell(_ v: Double, _ lo: Double, _ span: Double) -> UInt64 {
+            let f = (v - lo) / span * 1_048_576
+            return f.isFinite ? UInt64(min(1_048_575, max(0, f))) : 0
+        }
+        let keys = geometries.map { g -> UInt64 in
+            let b = g.bounds
+            return spread(cell((b.minLon + b.maxLon) / 2, -180, 360)) | (spread(cell((b.minLat + b.maxLat) / 2, -90, 180)) << 1)
+        }
+        return keys.indices.sorted { keys[$0] != keys[$1] ? keys[$0] < keys[$1] : $0 < $1 }
     }
 
     /// The compiled geometry of every region, in order; large campaigns are compiled in chunks
