@@ -18,4 +18,15 @@ public enum DecisionStatus: String, Sendable, CaseIterable {
     case lowerPriority = "lower_priority"
     case limited
     case delivered
+
+    /// The status's position in `allCases`.
+    var index: Int {
+        switch self {
+        case .capped: return 0
+        case .heldOut: return 1
+        case .lowerPriority: return 2
+        case .limited: return 3
+        case .delivered: return 4
+        }
+    }
 }

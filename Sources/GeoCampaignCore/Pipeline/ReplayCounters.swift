@@ -10,10 +10,27 @@ public struct ReplayCounters: Sendable {
     public var events = 0
     /// Triggers.
     public var triggers = 0
+    /// Decisions by status (in `DecisionStatus.allCases` order).
+    private var statusCounts = [Int](repeating: 0, count: DecisionStatus.allCases.count)
+    /// Decisions by campaign and rule (`campaign << 32 | rule`): the "campaign/offer" key, made
+    /// once per rule, and the counts by status.
+    private var byRule: [Int: (key: String, counts: [Int])] = [:]
+
     /// Decisions by status.
-    public var decisions: [DecisionStatus: Int] = [:]
+    public var decisions: [DecisionStatus: Int] {
+        var out: [DecisionStatus: Int] = [:]
+        for (i, status) in DecisionStatus.allCases.enumerated() where statusCounts[i] > 0 { out[status] = statusCounts[i] }
+        return out
+    }
+
     /// Decisions by "campaign/offer" and status.
-    public var byOffer: [String: [DecisionStatus: Int]] = [:]
+    public var byOffer: [String: [DecisionStatus: Int]] {
+        var out: [String: [DecisionStatus: Int]] = [:]
+        for (key, counts) in byRule.values {
+            for (i, status) in DecisionStatus.allCases.enumerated() where counts[i] > 0 { out[key, default: [:]][status, default: 0] += counts[i] }
+        }
+        return out
+    }
 
     /// Creates zero counters.
     public init() {}
@@ -28,10 +45,14 @@ public struct ReplayCounters: Sendable {
         }
         triggers += o.triggers.count
         for d in o.decisions {
-            decisions[d.status, default: 0] += 1
-            let c = campaigns.campaigns[d.trigger.campaign]
-            let key = c.id + "/" + c.rules[d.trigger.rule].offer
-            byOffer[key, default: [:]][d.status, default: 0] += 1
+            let status = d.status.index
+            statusCounts[status] += 1
+            let rule = d.trigger.campaign << 32 | d.trigger.rule
+            if byRule[rule] == nil {
+                let c = campaigns.campaigns[d.trigger.campaign]
+                byRule[rule] = (c.id + "/" + c.rules[d.trigger.rule].offer, [Int](repeating: 0, count: statusCounts.count))
+            }
+            byRule[rule]?.counts[status] += 1
         }
     }
 
@@ -42,7 +63,13 @@ public struct ReplayCounters: Sendable {
         visits += o.visits
         events += o.events
         triggers += o.triggers
-        decisions.merge(o.decisions, uniquingKeysWith: +)
-        byOffer.merge(o.byOffer) { $0.merging($1, uniquingKeysWith: +) }
+        for i in statusCounts.indices { statusCounts[i] += o.statusCounts[i] }
+        for (rule, entry) in o.byRule {
+            if byRule[rule] == nil {
+                byRule[rule] = entry
+            } else {
+                for i in entry.counts.indices { byRule[rule]?.counts[i] += entry.counts[i] }
+            }
+        }
     }
 }

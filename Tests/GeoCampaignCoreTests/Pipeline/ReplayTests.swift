@@ -40,7 +40,24 @@ final class ReplayTests: XCTestCase {
             let (many, c) = runAll(campaigns, history, threads: threads)
             XCTAssertEqual(many, one, "threads \(threads)")
             XCTAssertEqual(c.triggers, c1.triggers)
+            XCTAssertEqual(c.decisions, c1.decisions)
+            XCTAssertEqual(c.byOffer, c1.byOffer)
         }
+        // The counters by status and by campaign/offer are those of the decisions, counted by hand.
+        let replay = Replay(campaigns: campaigns, options: .init(threads: 1))
+        var byStatus: [DecisionStatus: Int] = [:]
+        var byOffer: [String: [DecisionStatus: Int]] = [:]
+        for u in 0..<history.userCount {
+            for d in replay.outcome(userId: history.userIds[u], fixes: history.fixes[u])?.decisions ?? [] {
+                byStatus[d.status, default: 0] += 1
+                let c = campaigns.campaigns[d.trigger.campaign]
+                byOffer[c.id + "/" + c.rules[d.trigger.rule].offer, default: [:]][d.status, default: 0] += 1
+            }
+        }
+        XCTAssertEqual(c1.decisions, byStatus)
+        XCTAssertEqual(c1.byOffer, byOffer)
+        XCTAssertGreaterThan(byOffer.count, 3)
+        XCTAssertEqual(DecisionStatus.allCases.map(\.index), Array(0..<DecisionStatus.allCases.count))
     }
 
     func testStreamingGivesTheSameBytesInInputOrder() throws {
