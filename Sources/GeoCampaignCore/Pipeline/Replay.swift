@@ -63,6 +63,11 @@ public final class Replay: @unchecked Sendable {
         }
     }
 
+    /// Rule evaluators and an arbiter compiled afresh for one worker thread.
+    func workerCopies() -> ([RuleEvaluator], Arbiter) {
+        (campaigns.campaigns.enumerated().map { RuleEvaluator(campaign: $1, campaignIndex: $0) }, Arbiter(campaigns: campaigns))
+    }
+
     /// The indices of `ids` in byte order of the ids (UTF-8). Ids are compared by their first
     /// 8 bytes packed in an integer first (most ids differ there), then in full.
     /// - Complexity: O(n log n).
@@ -85,6 +90,12 @@ public final class Replay: @unchecked Sendable {
     /// Computes the outcome of one user, or nil when `--until` leaves no fix.
     /// - Complexity: O(f + v log v) for f fixes and v visits: the region index makes the cost per fix independent of the number of regions.
     public func outcome(userId: String, fixes allFixes: [Fix]) -> UserOutcome? {
+        outcome(userId: userId, fixes: allFixes, evaluators: evaluators, arbiter: arbiter)
+    }
+
+    /// As `outcome(userId:fixes:)` with the given rule evaluators and arbiter (a worker's own
+    /// copies: threads sharing one copy contend for its reference counts).
+    func outcome(userId: String, fixes allFixes: [Fix], evaluators: [RuleEvaluator], arbiter: Arbiter) -> UserOutcome? {
         var fixes = allFixes
         if let until = options.untilMs, let last = fixes.last, last.time > until {
             var n = fixes.count
@@ -130,13 +141,14 @@ public final class Replay: @unchecked Sendable {
         let blocks = BlockQueue(count: (order.count + blockSize - 1) / blockSize)
         let workers = min(options.threads, max(1, blocks.count))
         let group = DispatchGroup()
-        for _ in 0..<workers {
+        for w in 0..<workers {
             DispatchQueue.global().async(group: group) { [self] in
+                let (evaluators, arbiter) = w == 0 ? (self.evaluators, self.arbiter) : self.workerCopies()
                 while let b = blocks.take() {
                     var out: [UInt8] = []
                     var local = ReplayCounters()
                     for i in order[(b * blockSize)..<min(order.count, (b + 1) * blockSize)] {
-                        if let o = self.outcome(userId: history.userIds[i], fixes: history.fixes[i]) {
+                        if let o = self.outcome(userId: history.userIds[i], fixes: history.fixes[i], evaluators: evaluators, arbiter: arbiter) {
                             out += render(o, &local)
                         }
                     }
