@@ -4,6 +4,7 @@ extension RegionIndex {
     struct Probe {
         let levels: UnsafeBufferPointer<Level>
         let slots: UnsafeBufferPointer<CellTable.Slot>
+        let starts: UnsafeBufferPointer<Int32>
         let runs: UnsafeBufferPointer<CellTable.Run>
         let items: UnsafeBufferPointer<Item>
         let boxes: UnsafeBufferPointer<BoundingBox>
@@ -21,18 +22,25 @@ extension RegionIndex {
             }
         }
 
-        /// The run of cell (x, y) on a dense `level`, or -1 when the cell is outside its area.
-        @inline(__always) func denseRun(_ x: Int64, _ y: Int64, _ level: Level) -> Int {
+        /// The index of cell (x, y) in `starts` on a dense `level`, or -1 when the cell is outside its area.
+        @inline(__always) func denseCell(_ x: Int64, _ y: Int64, _ level: Level) -> Int {
             let dx = x &- level.x0, dy = y &- level.y0
             if UInt64(bitPattern: dx) >= UInt64(bitPattern: level.width) || UInt64(bitPattern: dy) >= UInt64(bitPattern: level.height) { return -1 }
             return level.runBase + Int(truncatingIfNeeded: dy &* level.width &+ dx)
         }
 
-        /// The run of cell (x, y) on `level`, or -1 when no box touches the cell's tile or area.
-        @inline(__always) func run(_ x: Int64, _ y: Int64, _ level: Level) -> Int {
-            if level.width > 0 { return denseRun(x, y, level) }
+        /// The items of cell (x, y) on `level` as (start, count); count 0 when none.
+        @inline(__always) func cellItems(_ x: Int64, _ y: Int64, _ level: Level) -> (Int, Int) {
+            if level.width > 0 {
+                let c = denseCell(x, y, level)
+                if c < 0 { return (0, 0) }
+                let s = Int(starts[c])
+                return (s, Int(starts[c + 1]) - s)
+            }
             let base = tileBase(CellTable.tileKey(x, y), level)
-            return base < 0 ? -1 : base + CellTable.offsetInTile(x, y)
+            if base < 0 { return (0, 0) }
+            let run = runs[base + CellTable.offsetInTile(x, y)]
+            return (Int(run.start), Int(run.count))
         }
 
         /// Calls `body(start, count)` with the item run of the point's cell on every level that
@@ -42,10 +50,8 @@ extension RegionIndex {
             guard lat.isFinite, lon.isFinite else { return }
             for l in 0..<levels.count {
                 let level = levels[l]
-                let r = run(RegionIndex.cellIndex(lon + 180, level.invCell), RegionIndex.cellIndex(lat + 90, level.invCell), level)
-                if r < 0 { continue }
-                let cell = runs[r]
-                if cell.count > 0 { body(Int(cell.start), Int(cell.count)) }
+                let (start, count) = cellItems(RegionIndex.cellIndex(lon + 180, level.invCell), RegionIndex.cellIndex(lat + 90, level.invCell), level)
+                if count > 0 { body(start, count) }
             }
         }
 
@@ -89,12 +95,14 @@ extension RegionIndex.Probe {
             let inv = level[l].invCell
             let x = RegionIndex.cellIndex(x180, inv)
             let y = RegionIndex.cellIndex(y90, inv)
-            let r: Int
+            let start: Int, end: Int
             let width = level[l].width
             if width > 0 {
                 let dx = x &- level[l].x0, dy = y &- level[l].y0
                 if UInt64(bitPattern: dx) >= UInt64(bitPattern: width) || UInt64(bitPattern: dy) >= UInt64(bitPattern: level[l].height) { continue }
-                r = level[l].runBase + Int(truncatingIfNeeded: dy &* width &+ dx)
+                let c = level[l].runBase + Int(truncatingIfNeeded: dy &* width &+ dx)
+                start = Int(starts[c])
+                end = Int(starts[c + 1])
             } else {
                 let tile = CellTable.tileKey(x, y)
                 if tile != cache[l].tile {
@@ -102,11 +110,11 @@ extension RegionIndex.Probe {
                 }
                 let base = cache[l].base
                 if base < 0 { continue }
-                r = base + CellTable.offsetInTile(x, y)
+                let cell = runs[base + CellTable.offsetInTile(x, y)]
+                start = Int(cell.start)
+                end = start + Int(cell.count)
             }
-            let cell = runs[r]
-            let start = Int(cell.start)
-            for k in start..<(start + Int(cell.count)) {
+            for k in start..<end {
                 let e = Int(items[k].entry)
                 if floatBoxes[e].mayContain(lat: lat, lon: lon) { result.append(owners[e]) }
             }

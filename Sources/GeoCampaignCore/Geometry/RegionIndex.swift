@@ -17,8 +17,8 @@ public struct RegionIndex: Sendable {
     struct Level: Sendable {
         /// 1 / cell size in degrees.
         var invCell: Double
-        /// Dense levels: cells `x0 ..< x0 + width`, `y0 ..< y0 + height` are runs
-        /// `runBase + (y - y0) * width + (x - x0)`; width 0 for a tiled level.
+        /// Dense levels: cells `x0 ..< x0 + width`, `y0 ..< y0 + height` start at
+        /// `starts[runBase + (y - y0) * width + (x - x0)]`; width 0 for a tiled level.
         var x0: Int64
         var y0: Int64
         var width: Int64
@@ -80,7 +80,10 @@ public struct RegionIndex: Sendable {
     let levels: FixedBuffer<Level>
     /// Tile tables of the tiled levels.
     let slots: FixedBuffer<CellTable.Slot>
-    /// Cell runs: dense levels' cells, and 16 per tile of tiled levels (see `CellTable`).
+    /// Dense levels' cells: cell `c` lists items `starts[c] ..< starts[c + 1]` (each level's
+    /// cells are followed by one more start), 4 bytes per cell.
+    let starts: FixedBuffer<Int32>
+    /// Cell runs of tiled levels, 16 per tile (see `CellTable`).
     let runs: FixedBuffer<CellTable.Run>
     /// Items grouped by cell, addressed by the runs.
     let items: FixedBuffer<Item>
@@ -90,10 +93,11 @@ public struct RegionIndex: Sendable {
     static let maxExponent = 9
 
     /// A level is dense when its boxes' area holds at most this many cells, or at most
-    /// `denseItemFactor` cells per item listed on it: a dense level's memory stays within a
-    /// small multiple of what its items take.
+    /// `denseItemFactor` cells per item listed on it: a dense level's memory (4 bytes per cell)
+    /// stays within a small multiple of what its items take (a city's finest level is dense; a
+    /// continent's regions are not).
     static let denseMinCells: Int64 = 1 << 16
-    static let denseItemFactor: Int64 = 8
+    static let denseItemFactor: Int64 = 32
 
     /// The exponent of the smallest power-of-two cell not below a quarter of `extent` degrees.
     static func desiredExponent(_ extent: Double) -> Int {
@@ -137,6 +141,7 @@ public struct RegionIndex: Sendable {
         }
         levels = FixedBuffer(built.levels)
         slots = FixedBuffer(built.slots)
+        starts = FixedBuffer(built.starts)
         runs = FixedBuffer(built.runs)
         items = FixedBuffer(built.items)
     }
@@ -145,6 +150,7 @@ public struct RegionIndex: Sendable {
     private struct Built {
         var levels: [Level] = []
         var slots: [CellTable.Slot] = []
+        var starts: [Int32] = []
         var runs: [CellTable.Run] = []
         var items: [Item] = []
 
@@ -169,7 +175,8 @@ public struct RegionIndex: Sendable {
             if !overflow && cells <= max(RegionIndex.denseMinCells, RegionIndex.denseItemFactor * listed) {
                 level.width = width
                 level.height = height
-                fill(cellCount: Int(cells), members: members, ranges: ranges, entries: entries) { x, y in
+                level.runBase = starts.count
+                fillDense(cellCount: Int(cells), members: members, ranges: ranges) { x, y in
                     Int((y - lo.y) * width + (x - lo.x))
                 }
             } else {
@@ -180,7 +187,49 @@ public struct RegionIndex: Sendable {
 
         /// Appends `cellCount` runs and the items of `members` by a counting sort over the cells,
         /// `cell(x, y)` giving a cell's position among the new runs.
-        private mutating func fill(cellCount: Int, members: [Int], ranges: [(x0: Int64, x1: Int64, y0: Int64, y1: Int64)],
+        /// Appends the starts of `cellCount` dense cells and the items of `members`, by a counting
+        /// sort done in place in the new starts (no other array as large as the cells, so a
+        /// large city's finest level costs 4 bytes per cell while it is built too).
+        private mutating func fillDense(cellCount: Int, members: [Int], ranges: [(x0: Int64, x1: Int64, y0: Int64, y1: Int64)],
+                                        cell: (Int64, Int64) -> Int) {
+            let base = starts.count
+            let first = Int32(items.count)
+            starts.reserveCapacity(base + cellCount + 1)
+            starts += repeatElement(0, count: cellCount + 1)
+            var total = 0
+            starts.withUnsafeMutableBufferPointer { st in
+                // Counts at base + c + 1, then running ends: st[base + c + 1] is where cell c ends.
+                for r in ranges {
+                    for y in r.y0...r.y1 { for x in r.x0...r.x1 { st[base + cell(x, y) + 1] += 1 } }
+                }
+                st[base] = first
+                for c in 0..<cellCount { st[base + c + 1] += st[base + c] }
+                total = Int(st[base + cellCount] - first)
+            }
+            items += repeatElement(Item(entry: 0), count: total)
+            items.withUnsafeMutableBufferPointer { out in
+                starts.withUnsafeMutableBufferPointer { st in
+                    // Members in reverse, each moving its cells' ends down: a cell's items end up
+                    // in member order, and st[base + c + 1] at the start of cell c.
+                    for k in members.indices.reversed() {
+                        let r = ranges[k]
+                        let item = Item(entry: Int32(members[k]))
+                        for y in r.y0...r.y1 {
+                            for x in r.x0...r.x1 {
+                                let c = base + cell(x, y) + 1
+                                st[c] -= 1
+                                out[Int(st[c])] = item
+                            }
+                        }
+                    }
+                    // Shift down by one: st[base + c] is the start of cell c, st[base + cellCount] the end.
+                    for c in 0..<cellCount { st[base + c] = st[base + c + 1] }
+                    st[base + cellCount] = first + Int32(total)
+                }
+            }
+        }
+
+        private mutating func fill(cellCount: Int, dense: Bool, members: [Int], ranges: [(x0: Int64, x1: Int64, y0: Int64, y1: Int64)],
                                    entries: [(box: BoundingBox, owner: Int32)], cell: (Int64, Int64) -> Int) {
             var counts = [Int32](repeating: 0, count: cellCount)
             for r in ranges {
@@ -188,12 +237,17 @@ public struct RegionIndex: Sendable {
             }
             var start = Int32(items.count)
             var next = counts
-            runs.reserveCapacity(runs.count + cellCount)
+            if dense { starts.reserveCapacity(starts.count + cellCount + 1) } else { runs.reserveCapacity(runs.count + cellCount) }
             for c in counts.indices {
-                runs.append(CellTable.Run(start: counts[c] > 0 ? start : 0, count: counts[c]))
+                if dense {
+                    starts.append(start)
+                } else {
+                    runs.append(CellTable.Run(start: counts[c] > 0 ? start : 0, count: counts[c]))
+                }
                 next[c] = start
                 start += counts[c]
             }
+            if dense { starts.append(start) }
             let first = items.count
             items += repeatElement(Item(entry: 0), count: Int(start) - first)
             items.withUnsafeMutableBufferPointer { out in
@@ -230,7 +284,7 @@ public struct RegionIndex: Sendable {
             let runBase = runs.count
             // The last tile looked up: a box's cells mostly share a tile.
             var lastTile = CellTable.empty, lastIndex = 0
-            fill(cellCount: tileKeys.count * CellTable.cellsPerTile, members: members, ranges: ranges, entries: entries) { x, y in
+            fill(cellCount: tileKeys.count * CellTable.cellsPerTile, dense: false, members: members, ranges: ranges, entries: entries) { x, y in
                 let key = CellTable.tileKey(x, y)
                 if key != lastTile {
                     lastTile = key
@@ -318,7 +372,7 @@ public struct RegionIndex: Sendable {
     /// A view of the index for hot loops: plain pointers into the index's buffers, valid while
     /// the index is alive (keep the index, or the engine holding it, alive around the loop).
     var probe: Probe {
-        Probe(levels: levels.elements, slots: slots.elements, runs: runs.elements, items: items.elements,
+        Probe(levels: levels.elements, slots: slots.elements, starts: starts.elements, runs: runs.elements, items: items.elements,
               boxes: entryBoxes.elements, floatBoxes: entryFloatBoxes.elements, owners: entryOwners.elements)
     }
 
