@@ -29,6 +29,10 @@ struct CrossingCore: Sendable {
     let index: RegionIndex
     /// Number of campaigns (the length of every result).
     let campaignCount: Int
+    /// Per region: a box outside which no fix is IN (see `init`), as floats rounded outward.
+    let insideBoxes: FixedBuffer<RegionIndex.FloatBox>
+    /// How far beyond a region's own box `insideBoxes` reach (far above the 1 mm tolerance).
+    static let insideMarginM = 0.5
 
     /// Compiles regions given by geometry with resolved parameters (per-region arrays of equal length).
     /// - Complexity: O(total vertices + n log n) for n regions.
@@ -44,6 +48,16 @@ struct CrossingCore: Sendable {
             for part in grown.wrappedParts() { entries.append((part, Int32(r))) }
         }
         index = RegionIndex(entries: entries)
+        // Where a fix can be IN a region at all: its own box grown by far more than the boundary
+        // tolerance (a depth within it counts as 0, IN when the hysteresis is 0); the whole
+        // globe for a box that wraps across the antimeridian or reaches a pole.
+        insideBoxes = FixedBuffer(geometries.map { g in
+            let b = g.bounds(expandedByMeters: CrossingCore.insideMarginM)
+            if b.minLon <= -180 || b.maxLon >= 180 || b.minLat <= -90 || b.maxLat >= 90 {
+                return RegionIndex.FloatBox(BoundingBox(minLat: -90, maxLat: 90, minLon: -180, maxLon: 180))
+            }
+            return RegionIndex.FloatBox(b)
+        })
         self.groups = FixedBuffer(groups)
         self.campaignCount = campaignCount
     }
@@ -98,18 +112,16 @@ struct CrossingCore: Sendable {
         cache.initialize(repeating: RegionIndex.CellCache())
         let ends = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(1, fixes.count))
         var near = ScratchBuffer<Int32>(capacity: fixes.count * 2)
-        var classes = ScratchBuffer<FixClass>(capacity: fixes.count * 2)
+        let insideBoxes = self.insideBoxes.elements
         defer {
             state.deallocate()
             cache.deallocate()
             ends.deallocate()
             near.free()
-            classes.free()
         }
 
-        // Pass 1: the regions near each fix and the fix's class for each. Classes depend on the
-        // fix and the region only, so this tight loop has no dependency from one fix to the next
-        // and the memory loads of successive index queries overlap.
+        // Pass 1: the regions near each fix. The index queries have no dependency from one fix
+        // to the next, so their memory loads overlap.
         for i in 0..<fixes.count {
             let fix = fixes[i]
             var anyUsed = false
@@ -117,18 +129,7 @@ struct CrossingCore: Sendable {
                 anyUsed = true
                 break
             }
-            if anyUsed {
-                let first = near.count
-                probe.candidates(lat: fix.lat, lon: fix.lon, cache: cache, into: &near)
-                if near.count > first {
-                    let latRad = Earth.radians(fix.lat), lonRad = Earth.radians(fix.lon)
-                    let cosLat = cos(latRad)
-                    for k in first..<near.count {
-                        classes.append(regions.classify(Int(near[k]), latDeg: fix.lat, lonDeg: fix.lon,
-                                                        latRad: latRad, lonRad: lonRad, cosLat: cosLat))
-                    }
-                }
-            }
+            if anyUsed { probe.candidates(lat: fix.lat, lon: fix.lon, cache: cache, into: &near) }
             ends[i] = Int32(truncatingIfNeeded: near.count)
         }
 
@@ -161,14 +162,25 @@ struct CrossingCore: Sendable {
             if nearStart == nearEnd && tracks.isEmpty { continue }
             let existing = tracks.count
             var finished = false
+            // The fix in radians, computed for the first region that needs a class.
+            var radians = false
+            var latRad = 0.0, lonRad = 0.0, cosLat = 0.0
             for n in nearStart..<nearEnd {
                 let r32 = near[n]
                 let r = Int(r32)
                 let confirm = records[r].confirmMs
                 if groupCount > 1 && !state[Int(records[r].group)].usedNow { continue }
-                let c = classes[n]
                 var k = 0
                 while k < existing && tracks[k].region != r32 { k += 1 }
+                // Without a track only IN matters, and it cannot be outside the region's box.
+                if k == existing && !insideBoxes[r].mayContain(lat: fix.lat, lon: fix.lon) { continue }
+                if !radians {
+                    radians = true
+                    latRad = Earth.radians(fix.lat)
+                    lonRad = Earth.radians(fix.lon)
+                    cosLat = cos(latRad)
+                }
+                let c = regions.classify(r, latDeg: fix.lat, lonDeg: fix.lon, latRad: latRad, lonRad: lonRad, cosLat: cosLat)
                 if k < existing {
                     tracks[k].stamp = stamp
                     if case let .done(visit) = tracks[k].advance(c, at: t, confirmMs: confirm) {
