@@ -49,3 +49,42 @@ final class CrossingSpatialOrderTests: XCTestCase {
         XCTAssertLessThan(ordered * 10, original, "consecutive regions in compile order are close")
     }
 }
+
+/// A fix outside a region's inside box is never IN, with any hysteresis (0 included, where a
+/// boundary point within the 1 mm tolerance counts as IN), near the poles and the antimeridian.
+final class CrossingInsideBoxTests: XCTestCase {
+    func testNoFixOutsideTheInsideBoxIsIn() {
+        var rng = SplitMix64(seed: 13)
+        let regions = RegionIndexTests.randomRegions(600, rng: &rng)
+        for h in [0.0, 0.0005, 20] {
+            let geometries = regions.map { RegionGeometry($0.shape) }
+            let n = geometries.count
+            let core = CrossingCore(geometries: geometries, hysteresisM: Array(repeating: h, count: n), confirmMs: Array(repeating: 0, count: n),
+                                    group: Array(repeating: 0, count: n), campaign: Array(repeating: 0, count: n),
+                                    localRegion: (0..<n).map { Int32($0) }, groups: [CrossingCore.Group(maxAccuracyM: 100, maxGapMs: 1_000_000)],
+                                    campaignCount: 1)
+            var outsideAndIn = 0, inside = 0
+            withExtendedLifetime(core) {
+                let view = core.regions.view
+                for r in 0..<n {
+                    let b = geometries[r].bounds
+                    for _ in 0..<40 {
+                        // Points around the box, many just across its edges.
+                        let edge = rng.next() % 2 == 0
+                        let lat = edge ? (rng.next() % 2 == 0 ? b.minLat.nextDown : b.maxLat.nextUp) : b.minLat + (b.maxLat - b.minLat) * (rng.unit() * 1.4 - 0.2)
+                        let lon = edge ? b.minLon + (b.maxLon - b.minLon) * rng.unit() : (rng.next() % 2 == 0 ? b.minLon.nextDown : b.maxLon.nextUp)
+                        let p = (max(-90, min(90, lat)), max(-180, min(180, lon)))
+                        let la = Earth.radians(p.0), lo = Earth.radians(p.1)
+                        let c = view.classify(r, latDeg: p.0, lonDeg: p.1, latRad: la, lonRad: lo, cosLat: cos(la))
+                        if c == .inside {
+                            inside += 1
+                            if !core.insideBoxes.elements[r].mayContain(lat: p.0, lon: p.1) { outsideAndIn += 1 }
+                        }
+                    }
+                }
+            }
+            XCTAssertEqual(outsideAndIn, 0, "h \(h)")
+            XCTAssertGreaterThan(inside, 100, "h \(h)")
+        }
+    }
+}
