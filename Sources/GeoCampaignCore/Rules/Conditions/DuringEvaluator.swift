@@ -8,7 +8,7 @@ import Foundation
 ///     Wed 22:00 -> Thu 02:00 local, Thu 22:00 -> Fri 02:00, Fri 22:00 -> Sat 02:00
 ///     during: { hours: "02:30-03:30" } on the spring-forward day: [03:00 PDT, 03:30 PDT)
 ///     (02:30 does not exist and is read as the instant the clocks jump to, 03:00 PDT)
-struct DuringEvaluator: Sendable {
+final class DuringEvaluator: Sendable {
     let condition: DuringCondition
     let clock: LocalTime
     /// Windows already computed, shared by every user (time zone look-ups are costly).

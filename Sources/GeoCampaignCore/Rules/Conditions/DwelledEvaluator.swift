@@ -5,10 +5,16 @@
 ///     visit [12:00, 12:45)  -> holds [12:30, 12:45), triggers at 12:30
 ///     visit [12:00, 12:30)  -> duration equals over: never holds
 ///     open visit entered 12:00, last seen 12:20, Tend 13:00 -> duration 20m: never holds
-struct DwelledEvaluator: Sendable {
+final class DwelledEvaluator: Sendable {
     let mask: RegionMask
     let selector: RegionSelector
     let overMs: Int64
+
+    init(mask: RegionMask, selector: RegionSelector, overMs: Int64) {
+        self.mask = mask
+        self.selector = selector
+        self.overMs = overMs
+    }
 
     /// The interval visit `v` covers, or nil when it is not longer than `over`.
     func span(_ v: Visit) -> Interval? {

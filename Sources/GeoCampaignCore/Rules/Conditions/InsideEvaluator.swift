@@ -4,9 +4,14 @@
 ///     inside: { regions: [mall] }
 ///     visits: mall [10:00, 10:30), mall [11:00, open)      Tend 12:00
 ///     holds:  [10:00, 10:30) and [11:00, 12:00]            triggers at 10:00 and 11:00
-struct InsideEvaluator: Sendable {
+final class InsideEvaluator: Sendable {
     let mask: RegionMask
     let selector: RegionSelector
+
+    init(mask: RegionMask, selector: RegionSelector) {
+        self.mask = mask
+        self.selector = selector
+    }
 
     /// The interval of visit `v` during which the user is inside.
     static func span(_ v: Visit) -> Interval { Interval(v.enter, v.exit ?? Int64.max) }

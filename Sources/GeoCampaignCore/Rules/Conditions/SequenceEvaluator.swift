@@ -11,9 +11,14 @@
 /// For each first-step occurrence only the smallest reachable `qmax` matters (all its matches end
 /// at `q1 + within`), and a backward pass with suffix minima over enter-sorted occurrences finds it.
 /// - Complexity: O(k v log v) for k steps and v visits.
-struct SequenceEvaluator: Sendable {
+final class SequenceEvaluator: Sendable {
     let masks: [RegionMask]
     let condition: SequenceCondition
+
+    init(masks: [RegionMask], condition: SequenceCondition) {
+        self.masks = masks
+        self.condition = condition
+    }
 
     /// One occurrence of a step.
     struct Occurrence {

@@ -8,10 +8,16 @@
 ///     dealer-7 Tue 10:00-10:30  q = Tue 10:05
 ///     dealer-4 Wed 15:00-15:40  q = Wed 15:05   -> 3 distinct: holds [Wed 15:05, Thu 09:05)
 ///     dealer-4 Wed 15:00-15:04  (4 minutes)     -> does not qualify: 2 of 3, never holds
-struct VisitedEvaluator: Sendable {
+final class VisitedEvaluator: Sendable {
     let mask: RegionMask
     let condition: VisitedCondition
     let regionCount: Int
+
+    init(mask: RegionMask, condition: VisitedCondition, regionCount: Int) {
+        self.mask = mask
+        self.condition = condition
+        self.regionCount = regionCount
+    }
 
     /// One qualifying visit: index into the visits, its region and the span it covers.
     struct Occurrence {
