@@ -17,7 +17,7 @@ ap.add_argument("--bin", default=os.path.join(root, ".build/release/geocampaign"
 ap.add_argument("--threads", type=int)
 ap.add_argument("--extra", default="M:100000", help="SIZE:REGIONS runs besides the standard sizes (empty for none)")
 ap.add_argument("--no-sorted", action="store_true", help="skip the run of L with --sorted on a user-grouped copy")
-ap.add_argument("--repeat", type=int, default=3, help="runs of S and M cases; the fastest is reported (L runs once)")
+ap.add_argument("--repeat", type=int, default=3, help="runs of each case; the fastest is reported (wall times vary run to run on a shared machine)")
 a = ap.parse_args()
 
 
@@ -93,7 +93,7 @@ for e in a.extra.split():
         plan.append((s, int(r)))
 for size, regions in plan:
     d = data_dir(size, regions)
-    r = best_run(d, 1 if size == "L" else a.repeat)
+    r = best_run(d, a.repeat)
     r["name"] = size if regions is None else f"{size} ({regions // 1000}k regions)"
     r["regions"] = regions
     rows.append(r)
@@ -104,7 +104,7 @@ if not a.no_sorted and "L" in a.sizes.split():
     sorted_path = os.path.join(d, "history.sorted.jsonl")
     if not os.path.exists(sorted_path):
         subprocess.run([sys.executable, os.path.join(here, "group_by_user.py"), os.path.join(d, "history.jsonl"), sorted_path], check=True)
-    r = run(d, ["--sorted"], history="history.sorted.jsonl")
+    r = best_run(d, a.repeat, ["--sorted"], history="history.sorted.jsonl")
     r["name"] = "L --sorted"
     rows.append(r)
 
@@ -118,6 +118,6 @@ for r in rows:
     print(f"{r['name']:<22}{r['fixes']:>12,}{r['wall']:>9.2f}{r['fixes'] / r['wall'] / 1e6:>11.2f}"
           f"{st.get('campaigns', 0):>13.2f}{st.get('read', 0):>9.2f}{st.get('replay', 0):>10.2f}"
           f"{r['rss_mb']:>9.0f}{r['base_mb']:>9.0f}{(r['rss_mb'] - r['base_mb']) * 1048576 / max(1, r['fixes']):>7.0f}{r['decisions']:>11,}")
-print(f"wall: the fastest of {a.repeat} runs for S and M, one run for L;")
+print(f"wall: the fastest of {a.repeat} runs of each case (peak MB: the highest);")
 print("peak MB: peak resident memory of the run; base MB: the same run on a one-line history (process and regions);")
 print("B/fix: (peak - base) per fix. Stages: campaigns = loading YAML and imports, read = history, replay = crossing, rules, decisions, writing.")
