@@ -20,6 +20,6 @@ let package = Package(
         .executableTarget(name: "geocampaign", dependencies: ["GeoCampaignCore"]),
         .executableTarget(name: "geocampaign-bench", dependencies: ["GeoCampaignCore"], path: "Benchmarks/geocampaign-bench"),
         .testTarget(name: "GeoCampaignCoreTests", dependencies: ["GeoCampaignCore"], exclude: ["Fixtures"]),
-        .testTarget(name: "geocampaignTests", dependencies: ["geocampaign"], exclude: ["Fixtures"]),
+        .testTarget(name: "geocampaignTests", dependencies: ["geocampaign"]),
     ]
 )
