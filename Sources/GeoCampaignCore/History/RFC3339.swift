@@ -69,6 +69,19 @@ public enum RFC3339 {
         return Timestamp.days(year: year, month: month, day: day)
     }
 
+    /// The day number of the date at `p[i..<i + 10]` (see `date`), from `cache` when its first
+    /// 10 bytes are those of the last date seen, which then becomes this one.
+    @inline(__always)
+    static func cachedDate(_ p: UnsafePointer<UInt8>, _ i: Int, cache: inout DateCache) -> Int64? {
+        let raw = UnsafeRawPointer(p + i)
+        let head = raw.loadUnaligned(as: UInt64.self)
+        let tail = raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self)
+        if head == cache.head && tail == cache.tail && head != 0 { return cache.days }
+        guard let days = date(p, i) else { return nil }
+        cache = DateCache(head: head, tail: tail, days: days)
+        return days
+    }
+
     /// The common shapes `YYYY-MM-DDTHH:MM:SS[.sss](Z|+HH:MM|-HH:MM)` starting at `p[s]`, reading
     /// no byte at or past `n`: the instant, with `end` set just past the timestamp (then
     /// `end < n`); nil for any other shape or an invalid or out-of-range value. The value is the
@@ -77,17 +90,8 @@ public enum RFC3339 {
     static func parseCommon(_ p: UnsafePointer<UInt8>, _ s: Int, _ n: Int, cache: inout DateCache,
                             end: inout Int) -> Int64? {
         guard s + 21 <= n else { return nil }
+        guard let days = cachedDate(p, s, cache: &cache) else { return nil }
         let raw = UnsafeRawPointer(p + s)
-        let head = raw.loadUnaligned(as: UInt64.self)
-        let tail = raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self)
-        let days: Int64
-        if head == cache.head && tail == cache.tail && head != 0 {
-            days = cache.days
-        } else {
-            guard let d = date(p, s) else { return nil }
-            days = d
-            cache = DateCache(head: head, tail: tail, days: days)
-        }
         guard p[s + 10] | 0x20 == 0x74 else { return nil }
         // HH:MM:SS in one word: digits become 0-9 and the colons 0.
         let t = raw.loadUnaligned(fromByteOffset: 11, as: UInt64.self) ^ 0x3030_3A30_303A_3030
@@ -143,17 +147,7 @@ public enum RFC3339 {
         // Shortest: "YYYY-MM-DDTHH:MM:SS" (19) + "Z".
         guard end - start >= 19 else { return nil }
         var i = start
-        let raw = UnsafeRawPointer(p + i)
-        let head = raw.loadUnaligned(as: UInt64.self)
-        let tail = raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self)
-        let days: Int64
-        if head == cache.head && tail == cache.tail && head != 0 {
-            days = cache.days
-        } else {
-            guard let d = date(p, i) else { return nil }
-            days = d
-            cache = DateCache(head: head, tail: tail, days: days)
-        }
+        guard let days = cachedDate(p, i, cache: &cache) else { return nil }
         guard p[i + 10] | 0x20 == 0x74 else { return nil }
         guard let hour = two(p, i + 11), p[i + 13] == 0x3A, let minute = two(p, i + 14), p[i + 16] == 0x3A,
               let second = two(p, i + 17) else { return nil }
