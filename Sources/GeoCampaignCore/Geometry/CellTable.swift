@@ -1,18 +1,12 @@
 /// Open-addressing hash tables from a tile key to the tile's block of cells, one table per index
-/// level, all stored in one flat slot array. A tile is 4 x 4 cells whose runs lie next to each
+/// level, all stored in one flat slot array. A tile is 4 x 4 cells whose starts lie next to each
 /// other in memory, so a user moving to a neighbouring cell usually finds it in the same tile
 /// (no probe) and in a cache line already loaded. Tables are at most half full.
 enum CellTable {
     struct Slot: Sendable {
         var key: Int64
-        /// Index of the tile's first cell run (16 runs, row-major by (y & 3, x & 3)).
+        /// Index in `RegionIndex.starts` of the tile's first cell (16 cells, row-major by (y & 3, x & 3)).
         var base: Int
-    }
-
-    /// A cell's run of listed items: `start ..< start + count`.
-    struct Run: Sendable {
-        var start: Int32
-        var count: Int32
     }
 
     /// Tiles are `tileSide` x `tileSide` cells.
@@ -43,7 +37,7 @@ enum CellTable {
         RegionIndex.key(x >> tileShift, y >> tileShift)
     }
 
-    /// The position of cell (x, y) within its tile's block of runs.
+    /// The position of cell (x, y) within its tile's block of cells.
     @inline(__always) static func offsetInTile(_ x: Int64, _ y: Int64) -> Int {
         Int(truncatingIfNeeded: ((y & 3) << 2) | (x & 3))
     }

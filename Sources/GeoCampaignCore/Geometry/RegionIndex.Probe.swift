@@ -5,13 +5,12 @@ extension RegionIndex {
         let levels: UnsafeBufferPointer<Level>
         let slots: UnsafeBufferPointer<CellTable.Slot>
         let starts: UnsafeBufferPointer<Int32>
-        let runs: UnsafeBufferPointer<CellTable.Run>
         let items: UnsafeBufferPointer<Item>
         let boxes: UnsafeBufferPointer<BoundingBox>
         let floatBoxes: UnsafeBufferPointer<FloatBox>
         let owners: UnsafeBufferPointer<Int32>
 
-        /// The first run of the tile with key `tile` on a tiled `level`, or -1 when no box touches it.
+        /// The first cell of the tile with key `tile` on a tiled `level`, or -1 when no box touches it.
         @inline(__always) func tileBase(_ tile: Int64, _ level: Level) -> Int {
             var s = CellTable.home(tile, shift: level.shift)
             while true {
@@ -22,36 +21,46 @@ extension RegionIndex {
             }
         }
 
-        /// The index of cell (x, y) in `starts` on a dense `level`, or -1 when the cell is outside its area.
-        @inline(__always) func denseCell(_ x: Int64, _ y: Int64, _ level: Level) -> Int {
-            let dx = x &- level.x0, dy = y &- level.y0
-            if UInt64(bitPattern: dx) >= UInt64(bitPattern: level.width) || UInt64(bitPattern: dy) >= UInt64(bitPattern: level.height) { return -1 }
-            return level.runBase + Int(truncatingIfNeeded: dy &* level.width &+ dx)
-        }
-
-        /// The items of cell (x, y) on `level` as (start, count); count 0 when none.
-        @inline(__always) func cellItems(_ x: Int64, _ y: Int64, _ level: Level) -> (Int, Int) {
-            if level.width > 0 {
-                let c = denseCell(x, y, level)
-                if c < 0 { return (0, 0) }
-                let s = Int(starts[c])
-                return (s, Int(starts[c + 1]) - s)
+        /// The items `start ..< end` listed in the cell of level `l` that holds (lat, lon) (an
+        /// empty range when none). With a `cache` (one entry per level), the last tile looked up
+        /// on each tiled level is remembered, so a point in the same tile as the previous one
+        /// costs no hash probe. The level's fields are read through the pointer one by one:
+        /// copying the whole level costs more in the per-fix loop.
+        @inline(__always)
+        func cellItems(level l: Int, lat: Double, lon: Double, cache: UnsafeMutableBufferPointer<RegionIndex.CellCache>?) -> (start: Int, end: Int) {
+            guard let level = levels.baseAddress else { return (0, 0) }
+            let inv = level[l].invCell
+            let x = RegionIndex.cellIndex(lon + 180, inv)
+            let y = RegionIndex.cellIndex(lat + 90, inv)
+            let c: Int
+            let width = level[l].width
+            if width > 0 {
+                let dx = x &- level[l].x0, dy = y &- level[l].y0
+                if UInt64(bitPattern: dx) >= UInt64(bitPattern: width) || UInt64(bitPattern: dy) >= UInt64(bitPattern: level[l].height) { return (0, 0) }
+                c = level[l].runBase + Int(truncatingIfNeeded: dy &* width &+ dx)
+            } else {
+                let tile = CellTable.tileKey(x, y)
+                let base: Int
+                if let cache {
+                    if tile != cache[l].tile { cache[l] = RegionIndex.CellCache(tile: tile, base: tileBase(tile, level[l])) }
+                    base = cache[l].base
+                } else {
+                    base = tileBase(tile, level[l])
+                }
+                if base < 0 { return (0, 0) }
+                c = base + CellTable.offsetInTile(x, y)
             }
-            let base = tileBase(CellTable.tileKey(x, y), level)
-            if base < 0 { return (0, 0) }
-            let run = runs[base + CellTable.offsetInTile(x, y)]
-            return (Int(run.start), Int(run.count))
+            return (Int(starts[c]), Int(starts[c + 1]))
         }
 
-        /// Calls `body(start, count)` with the item run of the point's cell on every level that
-        /// lists one, finest level first.
+        /// Calls `body(start, count)` with the items of the point's cell on every level that
+        /// lists some, finest level first.
         /// - Complexity: O(levels).
         @inline(__always) func forEachCell(lat: Double, lon: Double, _ body: (Int, Int) -> Void) {
             guard lat.isFinite, lon.isFinite else { return }
             for l in 0..<levels.count {
-                let level = levels[l]
-                let (start, count) = cellItems(RegionIndex.cellIndex(lon + 180, level.invCell), RegionIndex.cellIndex(lat + 90, level.invCell), level)
-                if count > 0 { body(start, count) }
+                let (start, end) = cellItems(level: l, lat: lat, lon: lon, cache: nil)
+                if end > start { body(start, end - start) }
             }
         }
 
@@ -70,7 +79,7 @@ extension RegionIndex {
 }
 
 extension RegionIndex {
-    /// The last tile a query looked up on one tiled level and where its runs are (-1: no box
+    /// The last tile a query looked up on one tiled level and where its cells start in `starts` (-1: no box
     /// there). Consecutive fixes of one user mostly stay in the same tile, so this saves the
     /// hash probe.
     struct CellCache {
@@ -88,32 +97,9 @@ extension RegionIndex.Probe {
     /// - Complexity: O(levels + boxes listed in the point's cells).
     @inline(__always)
     func candidates(lat: Double, lon: Double, cache: UnsafeMutableBufferPointer<RegionIndex.CellCache>, into result: inout ScratchBuffer<Int32>) {
-        guard lat.isFinite, lon.isFinite, let level = levels.baseAddress else { return }
-        let x180 = lon + 180, y90 = lat + 90
+        guard lat.isFinite, lon.isFinite else { return }
         for l in 0..<levels.count {
-            // Fields are read through the pointer one by one: copying the whole level costs more.
-            let inv = level[l].invCell
-            let x = RegionIndex.cellIndex(x180, inv)
-            let y = RegionIndex.cellIndex(y90, inv)
-            let start: Int, end: Int
-            let width = level[l].width
-            if width > 0 {
-                let dx = x &- level[l].x0, dy = y &- level[l].y0
-                if UInt64(bitPattern: dx) >= UInt64(bitPattern: width) || UInt64(bitPattern: dy) >= UInt64(bitPattern: level[l].height) { continue }
-                let c = level[l].runBase + Int(truncatingIfNeeded: dy &* width &+ dx)
-                start = Int(starts[c])
-                end = Int(starts[c + 1])
-            } else {
-                let tile = CellTable.tileKey(x, y)
-                if tile != cache[l].tile {
-                    cache[l] = RegionIndex.CellCache(tile: tile, base: tileBase(tile, level[l]))
-                }
-                let base = cache[l].base
-                if base < 0 { continue }
-                let cell = runs[base + CellTable.offsetInTile(x, y)]
-                start = Int(cell.start)
-                end = start + Int(cell.count)
-            }
+            let (start, end) = cellItems(level: l, lat: lat, lon: lon, cache: cache)
             for k in start..<end {
                 let e = Int(items[k].entry)
                 if floatBoxes[e].mayContain(lat: lat, lon: lon) { result.append(owners[e]) }

@@ -17,8 +17,8 @@ public struct RegionIndex: Sendable {
     struct Level: Sendable {
         /// 1 / cell size in degrees.
         var invCell: Double
-        /// Dense levels: cells `x0 ..< x0 + width`, `y0 ..< y0 + height` start at
-        /// `starts[runBase + (y - y0) * width + (x - x0)]`; width 0 for a tiled level.
+        /// The level's first cell in `starts`. Dense levels: cells `x0 ..< x0 + width`,
+        /// `y0 ..< y0 + height` are `runBase + (y - y0) * width + (x - x0)`; width 0 for a tiled level.
         var x0: Int64
         var y0: Int64
         var width: Int64
@@ -80,12 +80,11 @@ public struct RegionIndex: Sendable {
     let levels: FixedBuffer<Level>
     /// Tile tables of the tiled levels.
     let slots: FixedBuffer<CellTable.Slot>
-    /// Dense levels' cells: cell `c` lists items `starts[c] ..< starts[c + 1]` (each level's
-    /// cells are followed by one more start), 4 bytes per cell.
+    /// Every level's cells: cell `c` lists items `starts[c] ..< starts[c + 1]` (each level's
+    /// cells are followed by one more start), 4 bytes per cell; a tiled level's cells come 16
+    /// per tile (see `CellTable`).
     let starts: FixedBuffer<Int32>
-    /// Cell runs of tiled levels, 16 per tile (see `CellTable`).
-    let runs: FixedBuffer<CellTable.Run>
-    /// Items grouped by cell, addressed by the runs.
+    /// Items grouped by cell, addressed by `starts`.
     let items: FixedBuffer<Item>
 
     /// Cell sizes are powers of two in degrees between 2^minExponent and 2^maxExponent.
@@ -126,7 +125,7 @@ public struct RegionIndex: Sendable {
         }
         let base = wanted.min() ?? RegionIndex.minExponent
         // Boxes by level (levels are 2 exponents apart from the finest), each level's boxes in
-        // entry order; then per level a counting sort of the boxes' cells into runs, so items of
+        // entry order; then per level a counting sort of the boxes' cells, so items of
         // a cell stay in entry order.
         var levelOf: [Int: [Int]] = [:]
         for (k, n) in valid.enumerated() {
@@ -142,7 +141,6 @@ public struct RegionIndex: Sendable {
         levels = FixedBuffer(built.levels)
         slots = FixedBuffer(built.slots)
         starts = FixedBuffer(built.starts)
-        runs = FixedBuffer(built.runs)
         items = FixedBuffer(built.items)
     }
 
@@ -151,7 +149,6 @@ public struct RegionIndex: Sendable {
         var levels: [Level] = []
         var slots: [CellTable.Slot] = []
         var starts: [Int32] = []
-        var runs: [CellTable.Run] = []
         var items: [Item] = []
 
         mutating func addLevel(exponent: Int, members: [Int], entries: [(box: BoundingBox, owner: Int32)]) {
@@ -171,12 +168,12 @@ public struct RegionIndex: Sendable {
             }
             let width = hi.x - lo.x + 1, height = hi.y - lo.y + 1
             let (cells, overflow) = width.multipliedReportingOverflow(by: height)
-            var level = Level(invCell: inv, x0: lo.x, y0: lo.y, width: 0, height: 0, runBase: runs.count, slotBase: 0, mask: 0, shift: 0)
+            var level = Level(invCell: inv, x0: lo.x, y0: lo.y, width: 0, height: 0, runBase: starts.count, slotBase: 0, mask: 0, shift: 0)
             if !overflow && cells <= max(RegionIndex.denseMinCells, RegionIndex.denseItemFactor * listed) {
                 level.width = width
                 level.height = height
                 level.runBase = starts.count
-                fillDense(cellCount: Int(cells), members: members, ranges: ranges) { x, y in
+                fill(cellCount: Int(cells), members: members, ranges: ranges) { x, y in
                     Int((y - lo.y) * width + (x - lo.x))
                 }
             } else {
@@ -185,12 +182,11 @@ public struct RegionIndex: Sendable {
             levels.append(level)
         }
 
-        /// Appends `cellCount` runs and the items of `members` by a counting sort over the cells,
-        /// `cell(x, y)` giving a cell's position among the new runs.
-        /// Appends the starts of `cellCount` dense cells and the items of `members`, by a counting
-        /// sort done in place in the new starts (no other array as large as the cells, so a
-        /// large city's finest level costs 4 bytes per cell while it is built too).
-        private mutating func fillDense(cellCount: Int, members: [Int], ranges: [(x0: Int64, x1: Int64, y0: Int64, y1: Int64)],
+        /// Appends the starts of `cellCount` cells (`cell(x, y)` giving a cell's position among
+        /// them) and the items of `members`, by a counting sort done in place in the new starts
+        /// (no other array as large as the cells, so a large city's finest level costs 4 bytes per
+        /// cell while it is built too).
+        private mutating func fill(cellCount: Int, members: [Int], ranges: [(x0: Int64, x1: Int64, y0: Int64, y1: Int64)],
                                         cell: (Int64, Int64) -> Int) {
             let base = starts.count
             let first = Int32(items.count)
@@ -229,45 +225,7 @@ public struct RegionIndex: Sendable {
             }
         }
 
-        private mutating func fill(cellCount: Int, dense: Bool, members: [Int], ranges: [(x0: Int64, x1: Int64, y0: Int64, y1: Int64)],
-                                   entries: [(box: BoundingBox, owner: Int32)], cell: (Int64, Int64) -> Int) {
-            var counts = [Int32](repeating: 0, count: cellCount)
-            for r in ranges {
-                for y in r.y0...r.y1 { for x in r.x0...r.x1 { counts[cell(x, y)] += 1 } }
-            }
-            var start = Int32(items.count)
-            var next = counts
-            if dense { starts.reserveCapacity(starts.count + cellCount + 1) } else { runs.reserveCapacity(runs.count + cellCount) }
-            for c in counts.indices {
-                if dense {
-                    starts.append(start)
-                } else {
-                    runs.append(CellTable.Run(start: counts[c] > 0 ? start : 0, count: counts[c]))
-                }
-                next[c] = start
-                start += counts[c]
-            }
-            if dense { starts.append(start) }
-            let first = items.count
-            items += repeatElement(Item(entry: 0), count: Int(start) - first)
-            items.withUnsafeMutableBufferPointer { out in
-                next.withUnsafeMutableBufferPointer { next in
-                    for (k, n) in members.enumerated() {
-                        let r = ranges[k]
-                        let item = Item(entry: Int32(n))
-                        for y in r.y0...r.y1 {
-                            for x in r.x0...r.x1 {
-                                let c = cell(x, y)
-                                out[Int(next[c])] = item
-                                next[c] += 1
-                            }
-                        }
-                    }
-                }
-            }
-        }
-
-        /// A tiled level: the tiles the boxes touch, their runs and the hash table over them.
+        /// A tiled level: the tiles the boxes touch, their cells and the hash table over them.
         private mutating func addTiles(_ level: inout Level, members: [Int], ranges: [(x0: Int64, x1: Int64, y0: Int64, y1: Int64)],
                                        entries: [(box: BoundingBox, owner: Int32)]) {
             // Tiles are numbered in order of first appearance through an open-addressing table.
@@ -281,10 +239,11 @@ public struct RegionIndex: Sendable {
                     }
                 }
             }
-            let runBase = runs.count
+            let runBase = starts.count
+            level.runBase = runBase
             // The last tile looked up: a box's cells mostly share a tile.
             var lastTile = CellTable.empty, lastIndex = 0
-            fill(cellCount: tileKeys.count * CellTable.cellsPerTile, dense: false, members: members, ranges: ranges, entries: entries) { x, y in
+            fill(cellCount: tileKeys.count * CellTable.cellsPerTile, members: members, ranges: ranges) { x, y in
                 let key = CellTable.tileKey(x, y)
                 if key != lastTile {
                     lastTile = key
@@ -372,7 +331,7 @@ public struct RegionIndex: Sendable {
     /// A view of the index for hot loops: plain pointers into the index's buffers, valid while
     /// the index is alive (keep the index, or the engine holding it, alive around the loop).
     var probe: Probe {
-        Probe(levels: levels.elements, slots: slots.elements, starts: starts.elements, runs: runs.elements, items: items.elements,
+        Probe(levels: levels.elements, slots: slots.elements, starts: starts.elements, items: items.elements,
               boxes: entryBoxes.elements, floatBoxes: entryFloatBoxes.elements, owners: entryOwners.elements)
     }
 
