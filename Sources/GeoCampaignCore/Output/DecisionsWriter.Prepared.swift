@@ -1,6 +1,7 @@
 /// A `DecisionsWriter` bound to one campaign set, with the JSON text that depends only on the
 /// campaign and rule (ids, offer, message) rendered once: a decision line then costs the user
-/// id, the timestamps and the evidence. Output is byte for byte that of `DecisionsWriter.append`.
+/// id, the timestamps and the evidence. JSON Lines as formats.md 3.1; CSV is written by the
+/// writer itself.
 public extension DecisionsWriter {
     struct Prepared: Sendable {
         let writer: DecisionsWriter
@@ -40,11 +41,11 @@ public extension DecisionsWriter {
             self.messageText = messageText
         }
 
-        /// Appends the decisions of `outcome` to `out`, as `DecisionsWriter.append` does.
+        /// Appends the decisions of `outcome` to `out`.
         /// - Complexity: O(d + e) for d decisions with e evidence visits.
         public func append(_ outcome: UserOutcome, to out: inout [UInt8]) {
             guard writer.format == .jsonl else {
-                writer.append(outcome, campaigns: campaigns, to: &out)
+                writer.appendCSV(outcome, campaigns: campaigns, to: &out)
                 return
             }
             var userText: [UInt8] = []

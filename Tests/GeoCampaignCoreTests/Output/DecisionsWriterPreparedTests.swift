@@ -1,41 +1,49 @@
 import XCTest
 @testable import GeoCampaignCore
 
-/// The prepared writer (campaign and rule text rendered once) writes exactly what the plain one does.
+/// The decisions writer (bound to the campaign set once) writes the contract's expected lines.
 final class DecisionsWriterPreparedTests: XCTestCase {
-    func testPreparedWriterEqualsPlainWriterOnTheConformanceCases() throws {
+    func testPreparedWriterWritesTheContractsDecisions() throws {
         let loaded = CampaignLoader().load(paths: [TestData.path("conformance-1/campaigns")])
         XCTAssertFalse(loaded.hasErrors)
         let builder = HistoryBuilder()
         try builder.read(path: TestData.path("conformance-1/history.jsonl"))
         let history = builder.finish()
         let replay = Replay(campaigns: loaded.campaignSet, options: .init(threads: 1))
+        let order = Replay.byteOrder(history.userIds)
         var outcomes: [UserOutcome] = []
-        for u in 0..<history.userCount {
+        for u in order {
             if let o = replay.outcome(userId: history.userIds[u], fixes: history.fixes[u]) { outcomes.append(o) }
         }
         XCTAssertEqual(outcomes.count, 30)
-        var lines = 0, withMessage = 0, withOpenVisit = 0
-        for format in [DecisionFormat.jsonl, .csv] {
-            for suppressed in [false, true] {
-                let writer = DecisionsWriter(format: format, includeSuppressed: suppressed)
-                let prepared = writer.prepared(for: loaded.campaignSet)
-                for o in outcomes {
-                    var plain: [UInt8] = [], fast: [UInt8] = []
-                    writer.append(o, campaigns: loaded.campaignSet, to: &plain)
-                    prepared.append(o, to: &fast)
-                    XCTAssertEqual(String(decoding: fast, as: UTF8.self), String(decoding: plain, as: UTF8.self), o.userId)
-                    let text = String(decoding: plain, as: UTF8.self)
-                    lines += text.split(separator: "\n").count
-                    if format == .jsonl {
-                        withMessage += text.components(separatedBy: #""message":"#).count - 1
-                        withOpenVisit += text.components(separatedBy: #""exit":null"#).count - 1
-                    }
-                }
+        let expected = try String(contentsOfFile: TestData.path("conformance-1/decisions.jsonl"), encoding: .utf8)
+        func render(_ format: DecisionFormat, suppressed: Bool) -> String {
+            let prepared = DecisionsWriter(format: format, includeSuppressed: suppressed).prepared(for: loaded.campaignSet)
+            var out: [UInt8] = []
+            for o in outcomes { prepared.append(o, to: &out) }
+            return String(decoding: out, as: UTF8.self)
+        }
+        let all = render(.jsonl, suppressed: true)
+        XCTAssertEqual(all, expected)
+        XCTAssertTrue(all.contains(#""message":"#))
+        XCTAssertTrue(all.contains(#""exit":null"#))
+        let delivered = expected.split(separator: "\n").filter { $0.contains(#""status":"delivered""#) }
+        XCTAssertEqual(render(.jsonl, suppressed: false), delivered.map { $0 + "\n" }.joined())
+        // CSV: one line per decision, in the same order, with user, campaign, rule and status.
+        let csv = render(.csv, suppressed: true).split(separator: "\n")
+        let lines = expected.split(separator: "\n")
+        XCTAssertEqual(csv.count, lines.count)
+        XCTAssertGreaterThan(lines.count, 150)
+        for (c, j) in zip(csv, lines) {
+            let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(j.utf8)) as? [String: Any])
+            for key in ["user", "campaign", "rule", "status"] {
+                XCTAssertTrue(c.contains(try XCTUnwrap(json[key] as? String)), "\(c) lacks \(key)")
             }
         }
-        XCTAssertGreaterThan(lines, 300)
-        XCTAssertGreaterThan(withMessage, 0)
-        XCTAssertGreaterThan(withOpenVisit, 0)
+        // The plain entry point writes the same as the prepared one.
+        var plain: [UInt8] = []
+        let writer = DecisionsWriter(format: .jsonl, includeSuppressed: true)
+        for o in outcomes { writer.append(o, campaigns: loaded.campaignSet, to: &plain) }
+        XCTAssertEqual(String(decoding: plain, as: UTF8.self), expected)
     }
 }
