@@ -75,40 +75,30 @@ struct ReplayDriver {
 
 /// Loads the campaigns (printing their diagnostics on stderr) and compiles the replay, on a
 /// background thread or on the calling one; `wait` returns both or throws the loading error.
-private final class CampaignJob: @unchecked Sendable {
-    private let done = DispatchGroup()
-    private var result: Result<(CampaignSet, Replay), Error> = .failure(CLIError.silent(.failure))
-    /// Seconds spent loading the campaigns (not compiling them); read after `wait`.
-    private(set) var loadSeconds = 0.0
+private final class CampaignJob: Sendable {
+    private let task: BackgroundTask<(Result<(CampaignSet, Replay), Error>, loadSeconds: Double)>
 
     /// Starts the job; `loaded` is called once the campaigns' diagnostics have been printed.
     init(paths: [String], options: Replay.Options, inBackground: Bool, loaded: @escaping @Sendable () -> Void = {}) {
-        let work = {
+        task = BackgroundTask(inBackground: inBackground) {
             let start = Date()
+            let campaigns: CampaignSet
             do {
-                let campaigns = try CampaignLoading.load(paths).campaignSet
-                self.loadSeconds = Date().timeIntervalSince(start)
-                loaded()
-                self.result = .success((campaigns, Replay(campaigns: campaigns, options: options)))
+                campaigns = try CampaignLoading.load(paths).campaignSet
             } catch {
-                self.loadSeconds = Date().timeIntervalSince(start)
                 loaded()
-                self.result = .failure(error)
+                return (.failure(error), Date().timeIntervalSince(start))
             }
-        }
-        guard inBackground else {
-            work()
-            return
-        }
-        done.enter()
-        DispatchQueue.global().async {
-            work()
-            self.done.leave()
+            let seconds = Date().timeIntervalSince(start)
+            loaded()
+            return (.success((campaigns, Replay(campaigns: campaigns, options: options))), seconds)
         }
     }
 
+    /// Seconds spent loading the campaigns (not compiling them); waits for the job.
+    var loadSeconds: Double { task.value.loadSeconds }
+
     func wait() throws -> (CampaignSet, Replay) {
-        done.wait()
-        return try result.get()
+        try task.value.0.get()
     }
 }

@@ -35,31 +35,12 @@ public final class Replay: @unchecked Sendable {
         self.campaigns = campaigns
         self.options = options
         // The rules compile on another thread while the regions do.
-        let rules = Compiling(campaigns)
+        let rules = BackgroundTask { campaigns.campaigns.enumerated().map { RuleEvaluator(campaign: $1, campaignIndex: $0) } }
         crossing = CampaignCrossing(campaigns: campaigns.campaigns, settings: campaigns.settings)
-        evaluators = rules.evaluators
+        evaluators = rules.value
         arbiter = Arbiter(campaigns: campaigns)
         campaignMayFireWithoutVisits = campaigns.campaigns.map { c in
             c.rules.contains { Self.mayHoldWithoutVisits($0.condition) }
-        }
-    }
-
-    /// Rule evaluators compiled on a background thread; `evaluators` waits for them.
-    private final class Compiling: @unchecked Sendable {
-        private let done = DispatchGroup()
-        private var result: [RuleEvaluator] = []
-
-        init(_ campaigns: CampaignSet) {
-            done.enter()
-            DispatchQueue.global().async {
-                self.result = campaigns.campaigns.enumerated().map { RuleEvaluator(campaign: $1, campaignIndex: $0) }
-                self.done.leave()
-            }
-        }
-
-        var evaluators: [RuleEvaluator] {
-            done.wait()
-            return result
         }
     }
 
