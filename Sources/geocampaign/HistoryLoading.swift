@@ -69,34 +69,36 @@ enum HistoryLoading {
     /// and exit statuses. A failure is reported only once the rejects file could be opened (so
     /// errors come in the order of the stages: gate, rejects file, reading).
     private static func mapping<T>(_ rejects: LazyRejects, _ body: () throws -> T) throws -> T {
+        let result: T
         do {
-            let result = try body()
-            _ = try rejects.open()
-            try rejects.close()
-            return result
-        } catch let stop as StrictStop {
-            try? rejects.close()
-            let r = stop.reject
-            throw CLIError.data("\(r.path):\(r.line): rejected line (\(r.reason.rawValue)): \(r.detail); --strict makes any rejected line fatal")
-        } catch let e as HistoryError {
-            _ = try rejects.open()
-            try? rejects.close()
-            switch e {
-            case .cannotOpen(let path, let reason): throw CLIError.noInput(path, reason)
-            case .malformedGPX: throw CLIError(message: e.description, code: .dataError)
-            default: throw CLIError(message: e.description, code: .failure)
-            }
-        } catch let e as HistorySortError {
-            _ = try rejects.open()
-            try? rejects.close()
-            throw CLIError.data(e.description)
-        } catch let e as CLIError {
-            try? rejects.close()
-            throw e
+            result = try body()
         } catch {
-            _ = try rejects.open()
+            // A --strict stop and the gate's or the rejects file's own errors have passed (or are)
+            // those stages already; any other failure is told only once they have passed.
+            if !(error is StrictStop || error is CLIError) { _ = try rejects.open() }
             try? rejects.close()
-            throw error
+            throw cliError(error)
+        }
+        _ = try rejects.open()
+        try rejects.close()
+        return result
+    }
+
+    /// The message and exit status of a reading error.
+    private static func cliError(_ error: Error) -> Error {
+        switch error {
+        case let stop as StrictStop:
+            let r = stop.reject
+            return CLIError.data("\(r.path):\(r.line): rejected line (\(r.reason.rawValue)): \(r.detail); --strict makes any rejected line fatal")
+        case HistoryError.cannotOpen(let path, let reason):
+            return CLIError.noInput(path, reason)
+        case let e as HistoryError:
+            if case .malformedGPX = e { return CLIError(message: e.description, code: .dataError) }
+            return CLIError(message: e.description, code: .failure)
+        case let e as HistorySortError:
+            return CLIError.data(e.description)
+        default:
+            return error
         }
     }
 
