@@ -63,6 +63,7 @@ def best_run(d, times, extra=(), history="history.jsonl"):
     best = min(runs, key=lambda r: r["wall"])
     best["rss_mb"] = max(r["rss_mb"] for r in runs)
     best["runs"] = len(runs)
+    best["base_mb"] = base_rss_mb(d)
     return best
 
 
@@ -82,7 +83,7 @@ def run(d, extra=(), history="history.jsonl"):
     fixes = int(re.search(r"fixes accepted: (\d+)", err).group(1))
     stages = dict((k, float(v)) for k, v in re.findall(r"([\w+]+) ([\d.]+) s", err.split("stages:")[-1]))
     return {"wall": wall, "fixes": fixes, "rss_mb": ru.ru_maxrss / 1024, "stages": stages,
-            "decisions": count_lines(out), "base_mb": base_rss_mb(d)}
+            "decisions": count_lines(out)}
 
 
 rows = []
