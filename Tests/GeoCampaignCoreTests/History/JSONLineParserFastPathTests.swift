@@ -216,7 +216,7 @@ final class HistoryFastPathTests: XCTestCase {
 
     /// Random single-byte edits of common lines: every one reads as the full parser reads it.
     func testRandomEditsOfCommonLines() {
-        var rng = EditRandom(seed: 42)
+        var rng = SplitMix64(seed: 42)
         let alphabet = Array(#"{}[]",:\ 0123456789.-+eEnultrfasZTz"#.utf8) + [0x01, 0x09, 0x7F, 0x80, 0xC3, 0xA9, 0xFF]
         let bases = [
             #"{"user":"u-0001","ts":"2026-03-09T21:33:16Z","lat":37.70301,"lon":-121.7599,"accuracy":12}"#,
@@ -242,18 +242,5 @@ final class HistoryFastPathTests: XCTestCase {
             XCTAssertEqual(r.fast, r.full, String(decoding: line, as: UTF8.self))
         }
         XCTAssertGreaterThan(accepted, 3_000)
-    }
-}
-
-/// A small deterministic generator (SplitMix64).
-private struct EditRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -67,18 +67,7 @@ final class LoadingPolygonCheckTests: XCTestCase {
 
     /// Small rings are checked pair by pair, large ones by a sweep: both find the same pair.
     func testPairwiseAndSweepFindTheSameCrossing() {
-        /// SplitMix64: the same rings on every run.
-        struct Seeded: RandomNumberGenerator {
-            var state: UInt64
-            mutating func next() -> UInt64 {
-                state &+= 0x9E37_79B9_7F4A_7C15
-                var z = state
-                z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-                z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-                return z ^ (z >> 31)
-            }
-        }
-        var rng = Seeded(state: 42)
+        var rng = SplitMix64(seed: 42)
         var found = 0
         for _ in 0..<2_000 {
             func ring(_ n: Int) -> [Coordinate] {
