@@ -39,4 +39,35 @@ final class SortedInputTests: XCTestCase {
         XCTAssertTrue(r.stderr.hasPrefix("error: examples/visits.jsonl:"), r.stderr)
         XCTAssertTrue(r.stderr.contains("appears again after other users; --sorted needs each user's lines together"), r.stderr)
     }
+
+    /// 2,000 users grouped by user, each entering Lorrenzillo's: enough users for many blocks in flight.
+    private func manyUsers(comingBack: Bool) throws -> URL {
+        var lines: [String] = []
+        for u in 0..<2_000 {
+            for m in 0..<12 {
+                lines.append(#"{"user": "u\#(u)", "ts": "2026-11-16T18:\#(String(format: "%02d", m * 4)):00Z", "lat": 37.703026, "lon": -121.759735, "accuracy": 10}"#)
+            }
+        }
+        // The first user's last line again, after every other user.
+        if comingBack { lines.append(lines[11]) }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("gc-many-\(UUID().uuidString).jsonl")
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: url)
+        return url
+    }
+
+    /// Regression (issue 10 item 3): the error paths of the stream trapped in libdispatch (SIGILL)
+    /// when blocks were still in flight; they now give their documented messages.
+    func testSortedErrorPathsWithBlocksInFlightExitCleanly() throws {
+        let good = try manyUsers(comingBack: false), back = try manyUsers(comingBack: true)
+        defer { try? FileManager.default.removeItem(at: good); try? FileManager.default.removeItem(at: back) }
+        let ok = try BinaryRunner.run(["events", "--history", good.path, "--sorted", "--quiet"])
+        XCTAssertEqual(ok.status, 0, ok.stderr)
+        XCTAssertGreaterThan(ok.stdout.split(separator: "\n").count, 1_000, "the control run must write enough to fill a full device")
+        let full = try BinaryRunner.run(["events", "--history", good.path, "--sorted", "--quiet", "--output", "/dev/full"])
+        XCTAssertEqual(full.status, 1, full.stderr)
+        XCTAssertTrue(full.stderr.hasPrefix("error: /dev/full: write failed"), full.stderr)
+        let again = try BinaryRunner.run(["events", "--history", back.path, "--sorted", "--quiet"])
+        XCTAssertEqual(again.status, 65, again.stderr)
+        XCTAssertTrue(again.stderr.contains(":24001: user 'u0' appears again after other users"), again.stderr)
+    }
 }

@@ -63,7 +63,10 @@ extension Replay {
             try submit()
             try drain(waitingFor: submitted)
         } catch {
+            // Blocks still in flight hold the semaphore: give it back once they are done, since
+            // libdispatch traps when a semaphore is freed below its initial value.
             group.wait()
+            for _ in written..<submitted { inFlight.signal() }
             throw error
         }
         group.wait()
