@@ -39,9 +39,21 @@ public struct DecisionsWriter: Sendable {
         }
     }
 
-    /// Quotes a CSV field when it holds a comma, quote or line break (RFC 4180).
+    /// Quotes a CSV field when it holds a comma, quote or line break (RFC 4180). A field that a
+    /// spreadsheet would run as a formula (a leading `=`, `+`, `-`, `@`, tab or carriage return,
+    /// but not a plain negative number) is prefixed with `'` and quoted, as OWASP advises for CSV
+    /// injection (docs/cli.md).
     static func csvField(_ s: String) -> String {
+        if let first = s.utf8.first, [0x3D, 0x2B, 0x2D, 0x40, 0x09, 0x0D].contains(first), !isPlainNegativeNumber(s) {
+            return "\"'" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }
         guard s.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else { return s }
         return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// `-` followed by digits only (an integer user id such as `-17`): a number, not a formula.
+    private static func isPlainNegativeNumber(_ s: String) -> Bool {
+        let u = s.utf8
+        return u.count > 1 && u.first == 0x2D && u.dropFirst().allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
     }
 }
