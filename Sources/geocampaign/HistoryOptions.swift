@@ -38,8 +38,9 @@ struct HistoryOptions {
             }
             untilMs = ms
         }
-        output = a.value("output")
+        output = a.value("output").flatMap { $0 == "-" ? nil : $0 }
         rejects = a.value("rejects")
+        try Self.refuseClashes(history: historyPaths, campaigns: campaignPaths, output: output, rejects: rejects, usage: usage)
         strict = a.flag("strict")
         quiet = a.flag("quiet")
         fieldMap = [:]
@@ -56,6 +57,25 @@ struct HistoryOptions {
             threads = n
         } else {
             threads = ProcessInfo.processInfo.activeProcessorCount
+        }
+    }
+
+    /// Refuses an output that is the same file as an input (a history or campaign file) or as the
+    /// other output, compared by device and inode: writing it would destroy what is being read.
+    static func refuseClashes(history: [String], campaigns: [String], output: String?, rejects: String?, usage: String) throws {
+        var inputs = history.map { (role: "--history", path: $0) }
+        for c in campaigns {
+            var isDir: ObjCBool = false
+            if FileManager.default.fileExists(atPath: c, isDirectory: &isDir), isDir.boolValue {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: c)) ?? []
+                inputs += names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.map { (role: "--campaigns", path: c + "/" + $0) }
+            } else {
+                inputs.append((role: "--campaigns", path: c))
+            }
+        }
+        let outputs = [("--output", output), ("--rejects", rejects)].compactMap { r, p in p.map { (role: r, path: $0) } }
+        if let clash = FileIdentity.firstClash(inputs: inputs, outputs: outputs) {
+            throw CLIError.usage("\(clash.written.role) '\(clash.written.path)' is the same file as \(clash.other.role) '\(clash.other.path)': refusing to overwrite it; name another file", usage)
         }
     }
 }
