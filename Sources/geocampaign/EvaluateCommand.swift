@@ -28,7 +28,7 @@ struct EvaluateCommand: Command {
 
     func run() throws -> ExitCode {
         let writer = self.writer
-        return try driver.run { campaigns in
+        let summary = try driver.run { campaigns in
             let prepared = writer.prepared(for: campaigns)
             return { o, c in
                 c.count(o, campaigns: campaigns)
@@ -37,5 +37,7 @@ struct EvaluateCommand: Command {
                 return out
             }
         }
+        if !driver.history.quiet { Console.err(summary.text) }
+        return .success
     }
 }

@@ -16,7 +16,7 @@ struct EventsCommand: Command {
     }
 
     func run() throws -> ExitCode {
-        try driver.run { campaigns in
+        let summary = try driver.run { campaigns in
             let writer = EventsWriter(campaigns: campaigns)
             return { o, c in
                 c.count(o, campaigns: campaigns)
@@ -25,5 +25,7 @@ struct EventsCommand: Command {
                 return out
             }
         }
+        if !driver.history.quiet { Console.err(summary.text) }
+        return .success
     }
 }

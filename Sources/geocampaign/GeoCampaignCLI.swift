@@ -38,6 +38,11 @@ enum GeoCampaignCLI {
             if !e.message.isEmpty { Console.err("error: \(e.message)\n") }
             if let u = e.usage { Console.err("usage: \(u)\n") }
             return e.code
+        } catch let e as RunError {
+            // The core's errors: the message as it is, the status of formats.md 3.4.
+            fflush(stdout)
+            if !e.message.isEmpty { Console.err("error: \(e.message)\n") }
+            return ExitCode(rawValue: e.status) ?? .failure
         } catch {
             fflush(stdout)
             Console.err("error: \(error)\n")

@@ -2,12 +2,12 @@ import Foundation
 import GeoCampaignCore
 
 /// The options shared by the commands that read a history (cli.md "Common options").
-struct HistoryOptions {
+extension HistoryOptions {
     static let specs: [OptionSpec] = [
         .value("campaigns", "PATH", "A campaign folder or file (default: ./campaigns).", repeatable: true),
         .value("history", "FILE", "A history: JSON Lines, or GPX by its .gpx extension; '-' reads stdin.", repeatable: true),
         .value("until", "INSTANT", "Replay the history as it stood at this RFC 3339 instant; later fixes are ignored."),
-        .value("output", "FILE", "Write data there instead of stdout."),
+        .value("output", "FILE", "Write data there instead of stdout ('-': stdout); the file is replaced only when the run succeeds."),
         .value("rejects", "FILE", "Write rejected history lines there, one JSON object per line."),
         .flag("strict", "Any rejected history line is fatal (exit 65)."),
         .value("field", "NAME=SOURCE", "Read a canonical history field (user, ts, lat, lon, accuracy) from another key.", repeatable: true),
@@ -18,17 +18,8 @@ struct HistoryOptions {
     /// `--sorted`, for the commands that can stream.
     static let sortedSpec = OptionSpec.flag("sorted", "The input is grouped by user (each user's lines together): stream it, memory bounded by the largest user; output follows the input's user order.")
 
-    var campaignPaths: [String]
-    var historyPaths: [String]
-    var untilMs: Int64?
-    var output: String?
-    var rejects: String?
-    var strict: Bool
-    var fieldMap: [String: String]
-    var threads: Int
-    var quiet: Bool
-
     init(_ a: ParsedArguments, usage: String, requireHistory: Bool = true) throws {
+        self.init()
         campaignPaths = a.all("campaigns").isEmpty ? ["campaigns"] : a.all("campaigns")
         historyPaths = a.all("history")
         if requireHistory && historyPaths.isEmpty { throw CLIError.usage("missing --history FILE", usage) }
@@ -43,7 +34,6 @@ struct HistoryOptions {
         try Self.refuseClashes(history: historyPaths, campaigns: campaignPaths, output: output, rejects: rejects, usage: usage)
         strict = a.flag("strict")
         quiet = a.flag("quiet")
-        fieldMap = [:]
         let canonical = ["user", "ts", "lat", "lon", "accuracy"]
         for f in a.all("field") {
             let parts = f.split(separator: "=", maxSplits: 1).map(String.init)
@@ -55,8 +45,6 @@ struct HistoryOptions {
         if let t = a.value("threads") {
             guard let n = Int(t), n >= 1, n <= 1024 else { throw CLIError.usage("--threads '\(t)': expected a whole number from 1 to 1024", usage) }
             threads = n
-        } else {
-            threads = ProcessInfo.processInfo.activeProcessorCount
         }
     }
 

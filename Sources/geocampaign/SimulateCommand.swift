@@ -60,7 +60,7 @@ struct SimulateCommand: Command {
         }
         try sink.close()
         clock.lap("replay")
-        if !history.quiet { Summary.print(stats: stats, counters: counters, clock: clock, decisions: true) }
+        if !history.quiet { Console.err(Summary.text(stats: stats, counters: counters, clock: clock, decisions: true)) }
         return .success
     }
 }

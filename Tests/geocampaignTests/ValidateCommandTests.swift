@@ -102,17 +102,17 @@ final class ValidateCommandTests: XCTestCase {
             let out = try BinaryRunner.run([command, "--campaigns", campaigns, "--history", "nothere.jsonl", "--output", "no/such/dir/o.jsonl"], cwd: dir)
             XCTAssertEqual(out.status, 1, out.stderr)
             XCTAssertTrue(out.stderr.contains("no/such/dir/o.jsonl: cannot be written"), out.stderr)
-            // An unwritable rejects file before a missing history; the output is created empty.
+            // An unwritable rejects file before a missing history; a failed run puts no output file in place (state.md 1.4).
             try? fm.removeItem(at: dir.appendingPathComponent("o2.jsonl"))
             let rej = try BinaryRunner.run([command, "--campaigns", campaigns, "--history", "nothere.jsonl", "--output", "o2.jsonl", "--rejects", "no/such/dir/r.jsonl"], cwd: dir)
             XCTAssertEqual(rej.status, 1, rej.stderr)
             XCTAssertTrue(rej.stderr.contains("no/such/dir/r.jsonl: cannot be written"), rej.stderr)
-            XCTAssertTrue(fm.fileExists(atPath: dir.appendingPathComponent("o2.jsonl").path))
-            // A missing history with good campaigns and files: exit 66, the rejects file is created (empty).
+            XCTAssertFalse(fm.fileExists(atPath: dir.appendingPathComponent("o2.jsonl").path))
+            // A missing history with good campaigns and files: exit 66, no rejects file either.
             try? fm.removeItem(at: dir.appendingPathComponent("r3.jsonl"))
             let missing = try BinaryRunner.run([command, "--campaigns", campaigns, "--history", "nothere.jsonl", "--rejects", "r3.jsonl"], cwd: dir)
             XCTAssertEqual(missing.status, 66, missing.stderr)
-            XCTAssertEqual(try String(contentsOf: dir.appendingPathComponent("r3.jsonl"), encoding: .utf8), "")
+            XCTAssertFalse(fm.fileExists(atPath: dir.appendingPathComponent("r3.jsonl").path))
             // A good run writes the reject.
             let ok = try BinaryRunner.run([command, "--campaigns", campaigns, "--history", "h.jsonl", "--rejects", "r4.jsonl", "--output", "o4.jsonl"], cwd: dir)
             XCTAssertEqual(ok.status, 0, ok.stderr)

@@ -6,13 +6,15 @@ import Darwin
 
 /// Writes rejected history lines as JSON Lines (formats.md 2.1):
 /// `{"line": N, "reason": CODE, "detail": "...", "text": "<the original line>"}`, with invalid
-/// UTF-8 in the text replaced by U+FFFD.
+/// UTF-8 in the text replaced by U+FFFD. A file is written aside (`AtomicFile`) and put in
+/// place by `close`; dropped without `close`, the file stays as it was.
 public final class RejectsWriter {
     private let path: String
     private var file: UnsafeMutablePointer<FILE>?
+    private var atomic: AtomicFile?
     private let includeFile: Bool
 
-    /// Opens (truncates) `path` for writing; `-` writes to stdout.
+    /// Opens `path` for writing (aside); `-` writes to stdout.
     /// - Parameter includeFile: also write `"file": PATH` (useful when several histories are read).
     /// - Throws: `HistoryError.cannotOpen` naming the path.
     public init(path: String, includeFile: Bool = false) throws {
@@ -20,10 +22,12 @@ public final class RejectsWriter {
         self.includeFile = includeFile
         if path == "-" {
             file = fdopen(dup(1), "w")
+            if file == nil { throw HistoryError.cannotOpen(path: path, reason: String(cString: strerror(errno))) }
         } else {
-            file = fopen(path, "w")
+            do { atomic = try AtomicFile(path: path) } catch {
+                throw HistoryError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
+            }
         }
-        if file == nil { throw HistoryError.cannotOpen(path: path, reason: String(cString: strerror(errno))) }
     }
 
     deinit {
@@ -50,20 +54,35 @@ public final class RejectsWriter {
         return out
     }
 
+    /// Drops a file's lines: the file stays as it was before the run.
+    public func discard() {
+        atomic?.discard()
+        atomic = nil
+    }
+
     /// Writes one rejected line.
     /// - Throws: `HistoryError.writeFailed` naming the rejects path.
     public func write(_ r: RejectedLine) throws {
-        guard let f = file else { throw HistoryError.writeFailed(path: path, reason: "already closed") }
         let bytes = RejectsWriter.line(for: r, includeFile: includeFile)
+        if let atomic {
+            do { try atomic.write(bytes) } catch { throw HistoryError.writeFailed(path: path, reason: "\(String(cString: strerror(errno)))") }
+            return
+        }
+        guard let f = file else { throw HistoryError.writeFailed(path: path, reason: "already closed") }
         let written = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, f) }
         if written != bytes.count {
             throw HistoryError.writeFailed(path: path, reason: "\(String(cString: strerror(errno)))")
         }
     }
 
-    /// Flushes and closes the file.
+    /// Flushes and closes the file (puts it in place).
     /// - Throws: `HistoryError.writeFailed` when the final flush fails.
     public func close() throws {
+        if let a = atomic {
+            atomic = nil
+            do { try a.commit() } catch { throw HistoryError.writeFailed(path: path, reason: "\(String(cString: strerror(errno)))") }
+            return
+        }
         guard let f = file else { return }
         file = nil
         if fclose(f) != 0 {

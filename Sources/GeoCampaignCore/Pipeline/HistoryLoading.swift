@@ -1,9 +1,12 @@
 import Foundation
-import GeoCampaignCore
 
 /// Reads the histories named by the options, writing rejects as they come: either whole
 /// (`read`) or user by user for input grouped by user (`stream`, `--sorted`).
-enum HistoryLoading {
+///
+/// The rejects file is written aside: put in place when reading succeeds, or, when `files` is
+/// given, added there to be put in place with the run's other outputs. A failed read leaves an
+/// existing rejects file as it was.
+public enum HistoryLoading {
     private struct StrictStop: Error {
         var reject: RejectedLine
     }
@@ -23,10 +26,12 @@ enum HistoryLoading {
         private let gate: () throws -> Void
         private var opened: RejectsWriter?
         private var tried = false
+        private let files: PendingFiles?
 
-        init(path: String?, gate: @escaping () throws -> Void) {
+        init(path: String?, gate: @escaping () throws -> Void, files: PendingFiles?) {
             self.path = path
             self.gate = gate
+            self.files = files
         }
 
         /// Passes the gate, then opens the file if one is named (once).
@@ -37,20 +42,31 @@ enum HistoryLoading {
             do {
                 opened = try RejectsWriter(path: path)
             } catch {
-                throw CLIError(message: "\(path): cannot be written: \(error)", code: .failure)
+                throw RunError.failure("\(path): cannot be written: \(error)")
             }
             return opened
         }
 
-        func close() throws { try opened?.close() }
+        /// Puts the file in place, or hands it to the run's pending files.
+        func close() throws {
+            guard let w = opened else { return }
+            opened = nil
+            if let files { files.add(commit: { try w.close() }, discard: { w.discard() }) } else { try w.close() }
+        }
+
+        /// Drops the file: an existing one stays as it was.
+        func discard() {
+            opened?.discard()
+            opened = nil
+        }
     }
 
-    private static func setup(_ o: HistoryOptions, gate: @escaping () throws -> Void) throws -> Setup {
-        var s = Setup(rejects: LazyRejects(path: o.rejects, gate: gate))
+    private static func setup(_ o: HistoryOptions, gate: @escaping () throws -> Void, files: PendingFiles?) throws -> Setup {
+        var s = Setup(rejects: LazyRejects(path: o.rejects, gate: gate, files: files))
         for (name, source) in o.fieldMap.sorted(by: { $0.key < $1.key }) {
             do { try s.fields.apply("\(name)=\(source)") } catch {
                 try gate()
-                throw CLIError(message: "--field \(name)=\(source): \(error)", code: .usage)
+                throw RunError.usage("--field \(name)=\(source): \(error)")
             }
         }
         let rejects = s.rejects, strict = o.strict
@@ -67,7 +83,7 @@ enum HistoryLoading {
 
     /// Runs `body`, then creates and closes the rejects file, and maps reading errors to messages
     /// and exit statuses. A failure is reported only once the rejects file could be opened (so
-    /// errors come in the order of the stages: gate, rejects file, reading).
+    /// errors come in the order of the stages: gate, rejects file, reading); the file is then dropped.
     private static func mapping<T>(_ rejects: LazyRejects, _ body: () throws -> T) throws -> T {
         let result: T
         do {
@@ -75,9 +91,9 @@ enum HistoryLoading {
         } catch {
             // A --strict stop and the gate's or the rejects file's own errors have passed (or are)
             // those stages already; any other failure is told only once they have passed.
-            if !(error is StrictStop || error is CLIError) { _ = try rejects.open() }
-            try? rejects.close()
-            throw cliError(error)
+            if !(error is StrictStop || error is RunError) { _ = try rejects.open() }
+            rejects.discard()
+            throw runError(error)
         }
         _ = try rejects.open()
         try rejects.close()
@@ -85,18 +101,18 @@ enum HistoryLoading {
     }
 
     /// The message and exit status of a reading error.
-    private static func cliError(_ error: Error) -> Error {
+    private static func runError(_ error: Error) -> Error {
         switch error {
         case let stop as StrictStop:
             let r = stop.reject
-            return CLIError.data("\(r.path):\(r.line): rejected line (\(r.reason.rawValue)): \(r.detail); --strict makes any rejected line fatal")
+            return RunError.data("\(r.path):\(r.line): rejected line (\(r.reason.rawValue)): \(r.detail); --strict makes any rejected line fatal")
         case HistoryError.cannotOpen(let path, let reason):
-            return CLIError.noInput(path, reason)
+            return RunError.noInput(path, reason)
         case let e as HistoryError:
-            if case .malformedGPX = e { return CLIError(message: e.description, code: .dataError) }
-            return CLIError(message: e.description, code: .failure)
+            if case .malformedGPX = e { return RunError.data(e.description) }
+            return RunError.failure(e.description)
         case let e as HistorySortError:
-            return CLIError.data(e.description)
+            return RunError.data(e.description)
         default:
             return error
         }
@@ -113,9 +129,10 @@ enum HistoryLoading {
     /// campaigns load, and their gate waits for the campaigns (and opens the output), so that a
     /// campaign error is reported as if the campaigns had been loaded first and no file is
     /// touched. It runs on the calling thread.
-    static func read(_ o: HistoryOptions, progress: ProgressLine? = nil, gpxUser: String? = nil, gpxStartMs: Int64? = nil,
-                     gate: (() throws -> Void)? = nil) throws -> (History, HistoryStats) {
-        let s = try setup(o, gate: gate ?? {})
+    /// `files`, when given, receives the rejects file to put in place with the run's other outputs.
+    public static func read(_ o: HistoryOptions, progress: ProgressLine? = nil, gpxUser: String? = nil, gpxStartMs: Int64? = nil,
+                            gate: (() throws -> Void)? = nil, files: PendingFiles? = nil) throws -> (History, HistoryStats) {
+        let s = try setup(o, gate: gate ?? {}, files: files)
         // Without a gate nothing waits: the rejects file is created before reading, as any bad path is best told at once.
         if gate == nil { _ = try s.rejects.open() }
         let builder = HistoryBuilder(fields: s.fields, until: o.untilMs)
@@ -134,8 +151,9 @@ enum HistoryLoading {
 
     /// Streams histories grouped by user (`--sorted`), handing each user to `onUser` as its lines end.
     /// A user whose lines come back after another user's is an error naming the line (exit 65).
-    static func stream(_ o: HistoryOptions, progress: ProgressLine? = nil, onUser: @escaping (String, [Fix]) throws -> Void) throws -> HistoryStats {
-        let s = try setup(o, gate: {})
+    public static func stream(_ o: HistoryOptions, progress: ProgressLine? = nil, files: PendingFiles? = nil,
+                              onUser: @escaping (String, [Fix]) throws -> Void) throws -> HistoryStats {
+        let s = try setup(o, gate: {}, files: files)
         _ = try s.rejects.open()
         let reader = SortedHistoryReader(fields: s.fields, until: o.untilMs)
         reader.onReject = s.onReject

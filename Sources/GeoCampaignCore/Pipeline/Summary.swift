@@ -1,9 +1,9 @@
 import Foundation
-import GeoCampaignCore
 
-/// The summary of formats.md 3.3, printed on stderr.
-enum Summary {
-    static func print(stats: HistoryStats, counters: ReplayCounters, clock: StageClock, decisions: Bool) {
+/// The summary of formats.md 3.3 that `evaluate`, `events` and `simulate` print on stderr.
+public enum Summary {
+    /// The summary's text, ending in a newline.
+    public static func text(stats: HistoryStats, counters: ReplayCounters, clock: StageClock, decisions: Bool) -> String {
         var s = "lines read: \(stats.linesRead), fixes accepted: \(stats.fixesAccepted), fixes used: \(counters.fixes)"
         if stats.fixesAfterUntil > 0 { s += ", fixes after --until: \(stats.fixesAfterUntil)" }
         let rejected = stats.totalRejected
@@ -22,6 +22,6 @@ enum Summary {
             }
         }
         s += "\nwall time: " + String(format: "%.3f s", clock.total) + " (" + clock.line + ")\n"
-        Console.err(s)
+        return s
     }
 }

@@ -1,21 +1,19 @@
-import GeoCampaignCore
-
 /// Loads campaigns for a command, printing every diagnostic on stderr.
-enum CampaignLoading {
+public enum CampaignLoading {
     /// Loads `paths`; throws exit 66 when a named path cannot be read, 65 when any file has errors.
-    static func load(_ paths: [String]) throws -> LoadResult {
+    public static func load(_ paths: [String]) throws -> LoadResult {
         let result = CampaignLoader().load(paths: paths)
         for d in result.diagnostics { Console.err(d.description + "\n") }
         try check(result)
         if result.hasErrors {
             let n = result.errorCount
-            throw CLIError.data("the campaigns have \(n) error\(n == 1 ? "" : "s"); fix them first ('geocampaign validate' lists them)")
+            throw RunError.data("the campaigns have \(n) error\(n == 1 ? "" : "s"); fix them first ('geocampaign validate' lists them)")
         }
         return result
     }
 
     /// Throws exit 66 when a campaign path cannot be opened (its diagnostic names it).
-    static func check(_ result: LoadResult) throws {
-        if !result.unreadablePaths.isEmpty { throw CLIError.silent(.noInput) }
+    public static func check(_ result: LoadResult) throws {
+        if !result.unreadablePaths.isEmpty { throw RunError.reported(status: 66) }
     }
 }

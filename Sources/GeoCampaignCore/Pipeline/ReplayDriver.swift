@@ -1,20 +1,31 @@
 import Foundation
-import GeoCampaignCore
 
-/// The run shared by `evaluate` and `events`: load campaigns, read (or stream, with `--sorted`)
-/// the histories, replay on the worker threads, write the rendered output, print the summary.
-struct ReplayDriver {
-    var history: HistoryOptions
+/// The one-shot run shared by `evaluate` and `events`: load campaigns, read (or stream, with
+/// `--sorted`) the histories, replay on the worker threads, write the rendered output. The
+/// output and rejects files are put in place together at the end, only when the run succeeds.
+public struct ReplayDriver {
+    /// What to read and where to write.
+    public var history: HistoryOptions
     /// Input declared grouped by user: stream it user by user, output in input order.
-    var sorted: Bool
+    public var sorted: Bool
     /// Compute rules and decisions (false for `events`).
-    var evaluateRules: Bool
+    public var evaluateRules: Bool
     /// Bytes written before the data (the CSV header).
-    var header: String = ""
+    public var header: String = ""
 
-    /// Runs and returns the exit status; `makeRender` builds the per-user renderer once the campaigns are loaded.
-    func run(_ makeRender: (CampaignSet) -> @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8]) throws -> ExitCode {
+    /// Creates a driver.
+    public init(history: HistoryOptions, sorted: Bool, evaluateRules: Bool, header: String = "") {
+        self.history = history
+        self.sorted = sorted
+        self.evaluateRules = evaluateRules
+        self.header = header
+    }
+
+    /// Runs and returns what it counted; `makeRender` builds the per-user renderer once the
+    /// campaigns are loaded. Errors are `RunError`s.
+    public func run(_ makeRender: (CampaignSet) -> @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8]) throws -> RunSummary {
         var clock = StageClock()
+        let files = PendingFiles()
         let progress = ProgressLine(quiet: history.quiet)
         let options = Replay.Options(untilMs: history.untilMs, threads: history.threads, evaluateRules: evaluateRules)
         let stats: HistoryStats
@@ -33,7 +44,7 @@ struct ReplayDriver {
             let history = self.history
             counters = try replay.runStreaming(produce: { emit in
                 try withoutActuallyEscaping(emit) { emit in
-                    streamed = try HistoryLoading.stream(history, progress: progress, onUser: emit)
+                    streamed = try HistoryLoading.stream(history, progress: progress, files: files, onUser: emit)
                 }
             }, render: render, sink: sink.write)
             stats = streamed
@@ -55,7 +66,7 @@ struct ReplayDriver {
                 opened = s
                 return s
             }
-            let (h, s) = try HistoryLoading.read(history, progress: progress, gate: { _ = try gate() })
+            let (h, s) = try HistoryLoading.read(history, progress: progress, gate: { _ = try gate() }, files: files)
             stats = s
             clock.lap("read")
             sink = try gate()
@@ -67,9 +78,9 @@ struct ReplayDriver {
             progress.finish()
         }
         try sink.close()
+        try files.commit()
         clock.lap(sorted ? "write" : "replay")
-        if !history.quiet { Summary.print(stats: stats, counters: counters, clock: clock, decisions: evaluateRules) }
-        return .success
+        return RunSummary(stats: stats, counters: counters, clock: clock, decisions: evaluateRules)
     }
 }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// A one-line progress display on stderr for long runs: only on a terminal, never with `--quiet`,
 /// and only once a run has taken more than a second. Redrawn at most five times a second.
-final class ProgressLine: @unchecked Sendable {
+public final class ProgressLine: @unchecked Sendable {
     private let enabled: Bool
     private let lock = NSLock()
     private let start = Date()
@@ -15,26 +15,26 @@ final class ProgressLine: @unchecked Sendable {
     private var held = false
 
     /// Creates a display; it draws nothing unless stderr is a terminal and `quiet` is false.
-    init(quiet: Bool) {
+    public init(quiet: Bool) {
         enabled = !quiet && isatty(2) != 0
     }
 
     /// Draws nothing until `release`.
-    func hold() {
+    public func hold() {
         lock.lock()
         held = true
         lock.unlock()
     }
 
     /// Ends `hold`.
-    func release() {
+    public func release() {
         lock.lock()
         held = false
         lock.unlock()
     }
 
     /// Reports `done` of `total` (total 0 = unknown) in `unit`s for the stage `stage`.
-    func update(_ stage: String, done: Int, total: Int, unit: Unit) {
+    public func update(_ stage: String, done: Int, total: Int, unit: Unit) {
         guard enabled else { return }
         lock.lock()
         defer { lock.unlock() }
@@ -52,7 +52,7 @@ final class ProgressLine: @unchecked Sendable {
     }
 
     /// Reports a rate line: fixes per second since the start and an ETA from the fraction done.
-    func rate(_ stage: String, fixes: Int, fraction: Double) {
+    public func rate(_ stage: String, fixes: Int, fraction: Double) {
         guard enabled else { return }
         lock.lock()
         defer { lock.unlock() }
@@ -71,7 +71,7 @@ final class ProgressLine: @unchecked Sendable {
     }
 
     /// Clears the line before the summary is printed.
-    func finish() {
+    public func finish() {
         lock.lock()
         defer { lock.unlock() }
         if drawn { Console.err("\r\u{1B}[K") }
@@ -79,11 +79,11 @@ final class ProgressLine: @unchecked Sendable {
     }
 
     /// How to print a count.
-    enum Unit {
+    public enum Unit {
         case bytes
         case users
 
-        func format(_ n: Int) -> String {
+        public func format(_ n: Int) -> String {
             switch self {
             case .bytes: return n >= 1 << 30 ? String(format: "%.2f GB", Double(n) / 1_073_741_824) : String(format: "%.1f MB", Double(n) / 1_048_576)
             case .users: return "\(n) users"

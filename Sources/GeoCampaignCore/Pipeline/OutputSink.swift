@@ -1,0 +1,40 @@
+import Foundation
+
+/// A buffered byte sink on stdout (no path, or `-`) or on a file written through `AtomicFile`:
+/// the file is replaced only by `close`, so a run that fails leaves an existing file whole.
+public final class OutputSink {
+    private let handle: UnsafeMutablePointer<FILE>?
+    private let file: AtomicFile?
+    private let path: String
+
+    /// Opens `path` for writing (aside, renamed by `close`), or stdout when nil or `-`.
+    /// - Throws: `RunError.failure` naming the path when it cannot be written.
+    public init(path: String?) throws {
+        if let path, path != "-" {
+            file = try AtomicFile(path: path)
+            handle = nil
+            self.path = path
+        } else {
+            file = nil
+            handle = stdout
+            self.path = "stdout"
+        }
+    }
+
+    /// Appends bytes.
+    public func write(_ bytes: [UInt8]) throws {
+        guard !bytes.isEmpty else { return }
+        if let file { return try file.write(bytes) }
+        let n = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, handle) }
+        if n != bytes.count { throw RunError.failure("\(path): write failed: \(String(cString: strerror(errno)))") }
+    }
+
+    /// Appends a string's UTF-8 bytes.
+    public func write(_ s: String) throws { try write(Array(s.utf8)) }
+
+    /// Flushes stdout, or puts the file in place.
+    public func close() throws {
+        if let file { return try file.commit() }
+        if fflush(handle) != 0 { throw RunError.failure("\(path): write failed: \(String(cString: strerror(errno)))") }
+    }
+}

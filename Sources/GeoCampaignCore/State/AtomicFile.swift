@@ -1,0 +1,103 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The one way the tool writes a file: the bytes go to a temporary file beside the target, and
+/// `commit` renames it into place, so a run that fails or is killed leaves the target as it was
+/// (whole old file or whole new file, never half of one).
+///
+/// A target that exists and is not a regular file (`/dev/null`, a FIFO, a terminal) is written
+/// in place, since it cannot be replaced by a rename. Dropping the writer without `commit`
+/// removes the temporary file. A `kill -9` between open and commit leaves it behind, named
+/// `.NAME.tmp-PID-N` in the target's folder.
+public final class AtomicFile {
+    /// The target path.
+    public let path: String
+    /// Where the bytes go until `commit` (nil when writing in place).
+    public let temporaryPath: String?
+    private var file: UnsafeMutablePointer<FILE>?
+    private nonisolated(unsafe) static var counter = 0
+
+    /// Creates the temporary file beside `path`.
+    /// - Throws: `RunError.failure` naming `path` when its folder cannot be written.
+    public init(path: String) throws {
+        self.path = path
+        var st = stat()
+        if stat(path, &st) == 0 && (st.st_mode & S_IFMT) != S_IFREG {
+            guard let f = fopen(path, "wb") else { throw Self.failure(path, "cannot be written") }
+            file = f
+            temporaryPath = nil
+            return
+        }
+        let slash = path.lastIndex(of: "/")
+        let dir = slash.map { String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        Self.counter += 1
+        let temp = (dir.isEmpty ? "" : dir + "/") + ".\(name).tmp-\(getpid())-\(Self.counter)"
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL, 0o666)
+        guard fd >= 0 else { throw Self.failure(path, "cannot be written") }
+        if stat(path, &st) == 0 { _ = fchmod(fd, st.st_mode & 0o7777) }
+        guard let f = fdopen(fd, "wb") else {
+            close(fd)
+            unlink(temp)
+            throw Self.failure(path, "cannot be written")
+        }
+        file = f
+        temporaryPath = temp
+    }
+
+    deinit { discard() }
+
+    private static func failure(_ path: String, _ what: String) -> RunError {
+        .failure("\(path): \(what): \(String(cString: strerror(errno)))")
+    }
+
+    /// Appends bytes.
+    /// - Throws: `RunError.failure` naming the target when the write fails (disk full).
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+        guard let f = file else { throw RunError.failure("\(path): write failed: already closed") }
+        guard bytes.count > 0 else { return }
+        if fwrite(bytes.baseAddress, 1, bytes.count, f) != bytes.count { throw Self.failure(path, "write failed") }
+    }
+
+    /// Appends bytes.
+    public func write(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { try write($0) }
+    }
+
+    /// Flushes, syncs and renames the temporary file into place; afterwards the target holds
+    /// exactly the bytes written.
+    /// - Throws: `RunError.failure` naming the target; the target is then unchanged.
+    public func commit() throws {
+        guard let f = file else { return }
+        file = nil
+        let flushed = fflush(f) == 0 && (temporaryPath == nil || fsync(fileno(f)) == 0)
+        let err = errno
+        let closed = fclose(f) == 0
+        guard let temp = temporaryPath else {
+            if !flushed || !closed { errno = err; throw Self.failure(path, "write failed") }
+            return
+        }
+        guard flushed, closed else {
+            errno = err
+            unlink(temp)
+            throw Self.failure(path, "write failed")
+        }
+        if rename(temp, path) != 0 {
+            let e = errno
+            unlink(temp)
+            errno = e
+            throw Self.failure(path, "cannot be replaced")
+        }
+    }
+
+    /// Drops what was written; the target stays as it was.
+    public func discard() {
+        guard let f = file else { return }
+        file = nil
+        fclose(f)
+        if let temp = temporaryPath { unlink(temp) }
+    }
+}
