@@ -50,4 +50,25 @@ final class OutputPathTests: XCTestCase {
         XCTAssertEqual(here.stdout, plain.stdout)
         XCTAssertFalse(FileManager.default.fileExists(atPath: BinaryRunner.root.appendingPathComponent("-").path))
     }
+
+    /// Regression: `--output /dev/stdout` with stdout redirected to a file replaced the
+    /// `/dev/stdout` link by a regular file (the atomic writer renamed onto it).
+    func testDevStdoutOnARedirectedFileIsWrittenThroughTheDescriptor() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gc-devout-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out.jsonl").path
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        try Data("kept\n".utf8).write(to: URL(fileURLWithPath: out))
+        p.arguments = ["-c", "exec \"$0\" evaluate --history examples/visits.jsonl --quiet --output /dev/stdout >> \"$1\"", BinaryRunner.binary.path, out]
+        p.currentDirectoryURL = BinaryRunner.root
+        try p.run()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0)
+        let plain = try BinaryRunner.run(["evaluate", "--history", "examples/visits.jsonl", "--quiet"])
+        XCTAssertFalse(plain.stdout.isEmpty)
+        XCTAssertEqual(try String(contentsOfFile: out, encoding: .utf8), "kept\n" + plain.stdout, "appended through the shell's descriptor")
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: "/dev/stdout"), "/proc/self/fd/1")
+    }
 }

@@ -25,20 +25,25 @@ public final class AtomicFile {
     public init(path: String) throws {
         self.path = path
         var st = stat()
-        if stat(path, &st) == 0 && (st.st_mode & S_IFMT) != S_IFREG {
-            guard let f = fopen(path, "wb") else { throw Self.failure(path, "cannot be written") }
+        // A symbolic link is followed, so the file it names is replaced and the link stays.
+        // `/dev/stdout`, `/dev/fd/N` and `/proc/self/fd/N` name an open descriptor: written in
+        // place and appended to, as the shell's `>` or `>>` that opened it means.
+        let target = Self.resolved(path)
+        let descriptor = ["/dev/stdout", "/dev/stderr", "/dev/fd/", "/proc/"].contains { path.hasPrefix($0) }
+        if (stat(target, &st) == 0 && (st.st_mode & S_IFMT) != S_IFREG) || descriptor {
+            guard let f = fopen(path, descriptor ? "ab" : "wb") else { throw Self.failure(path, "cannot be written") }
             file = f
             temporaryPath = nil
             return
         }
-        let slash = path.lastIndex(of: "/")
-        let dir = slash.map { String(path[..<$0]) } ?? "."
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let slash = target.lastIndex(of: "/")
+        let dir = slash.map { String(target[..<$0]) } ?? "."
+        let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
         Self.counter += 1
         let temp = (dir.isEmpty ? "" : dir + "/") + ".\(name).tmp-\(getpid())-\(Self.counter)"
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL, 0o666)
         guard fd >= 0 else { throw Self.failure(path, "cannot be written") }
-        if stat(path, &st) == 0 { _ = fchmod(fd, st.st_mode & 0o7777) }
+        if stat(target, &st) == 0 { _ = fchmod(fd, st.st_mode & 0o7777) }
         guard let f = fdopen(fd, "wb") else {
             close(fd)
             unlink(temp)
@@ -46,6 +51,30 @@ public final class AtomicFile {
         }
         file = f
         temporaryPath = temp
+        renameTarget = target
+    }
+
+    /// Where `commit` renames the temporary file: `path` with its symbolic links followed.
+    private var renameTarget: String = ""
+
+    /// `path` with every symbolic link followed (a missing final component kept as written), or
+    /// `path` itself when its folder cannot be resolved.
+    private static func resolved(_ path: String) -> String {
+        if let r = realpath(path, nil) { defer { free(r) }; return String(cString: r) }
+        let slash = path.lastIndex(of: "/")
+        let dir = slash.map { String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        // A dangling link: write where it points.
+        var buf = [CChar](repeating: 0, count: 4096)
+        let n = readlink(path, &buf, buf.count - 1)
+        if n > 0 {
+            let dest = String(cString: buf)
+            return dest.hasPrefix("/") ? dest : (dir.isEmpty ? "/" : dir + "/") + dest
+        }
+        guard let d = realpath(dir.isEmpty ? "/" : dir, nil) else { return path }
+        defer { free(d) }
+        let base = String(cString: d)
+        return (base == "/" ? "" : base) + "/" + name
     }
 
     deinit { discard() }
@@ -85,7 +114,7 @@ public final class AtomicFile {
             unlink(temp)
             throw Self.failure(path, "write failed")
         }
-        if rename(temp, path) != 0 {
+        if rename(temp, renameTarget) != 0 {
             let e = errno
             unlink(temp)
             errno = e

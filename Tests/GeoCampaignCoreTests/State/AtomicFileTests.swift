@@ -47,4 +47,33 @@ final class AtomicFileTests: XCTestCase {
             XCTAssertTrue((e as? RunError)?.message.contains("no/such/out.txt: cannot be written") ?? false, "\(e)")
         }
     }
+
+    /// A symbolic link is followed: the file it names is replaced, the link stays a link.
+    func testASymbolicLinkKeepsPointingAtTheNewFile() throws {
+        let real = dir.appendingPathComponent("real.txt").path, link = dir.appendingPathComponent("link.txt").path
+        try Data("old\n".utf8).write(to: URL(fileURLWithPath: real))
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "real.txt")
+        let f = try AtomicFile(path: link)
+        try f.write(Array("new\n".utf8))
+        try f.commit()
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link), "real.txt")
+        XCTAssertEqual(try String(contentsOfFile: real, encoding: .utf8), "new\n")
+        XCTAssertEqual(try files(), ["link.txt", "real.txt"])
+    }
+
+    /// `/dev/stdout` or `/proc/self/fd/N` on a regular file is the open descriptor: written in
+    /// place (a rename would replace the `/dev/stdout` link itself, or miss the descriptor's file).
+    func testAnOpenDescriptorPathIsWrittenInPlace() throws {
+        let path = dir.appendingPathComponent("redirected.txt").path
+        try Data().write(to: URL(fileURLWithPath: path))
+        let fd = open(path, O_WRONLY)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        defer { close(fd) }
+        let f = try AtomicFile(path: "/proc/self/fd/\(fd)")
+        XCTAssertNil(f.temporaryPath)
+        try f.write(Array("through the descriptor\n".utf8))
+        try f.commit()
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "through the descriptor\n")
+        XCTAssertEqual(try files(), ["redirected.txt"])
+    }
 }
