@@ -17,6 +17,14 @@ public enum HistoryLoading {
         var rejects: LazyRejects
         var onReject: (RejectedLine) throws -> Void = { _ in }
         var totalBytes = 0
+        /// The first reject of each reason, to explain a history of which no line was accepted.
+        var digest = RejectDigest()
+
+        /// Throws when no line at all was accepted but some were rejected (exit 65, the most
+        /// common reason and what to do about it).
+        func refuseEmpty(_ stats: HistoryStats, paths: [String]) throws {
+            if let m = digest.noFixMessage(stats: stats, paths: paths, fields: fields) { throw RunError.data(m) }
+        }
     }
 
     /// The rejects file, created when first needed: at the first rejected line, when reading
@@ -69,8 +77,9 @@ public enum HistoryLoading {
                 throw RunError.usage("--field \(name)=\(source): \(error)")
             }
         }
-        let rejects = s.rejects, strict = o.strict
+        let rejects = s.rejects, strict = o.strict, digest = s.digest
         s.onReject = { r in
+            digest.note(r)
             try rejects.open()?.write(r)
             if strict { throw StrictStop(reject: r) }
         }
@@ -146,6 +155,7 @@ public enum HistoryLoading {
             return builder.finish()
         }
         progress?.finish()
+        try s.refuseEmpty(history.stats, paths: o.historyPaths)
         return (history, history.stats)
     }
 
@@ -163,6 +173,7 @@ public enum HistoryLoading {
             for path in o.historyPaths { try reader.read(path: path) }
             try reader.finish()
         }
+        try s.refuseEmpty(reader.stats, paths: o.historyPaths)
         return reader.stats
     }
 }
