@@ -110,10 +110,17 @@ final class XMLStreamReader {
         return Int(xmlTextReaderDepth(reader))
     }
 
-    /// Whether the current node's local name (without prefix) is `name`.
+    /// Whether the current node's local name (without prefix) is `name`. A prefix that no
+    /// `xmlns:` declares stays in libxml2's local name; it is dropped here all the same.
     func localNameIs(_ name: String) -> Bool {
         guard let reader, let local = xmlTextReaderConstLocalName(reader) else { return false }
-        return xmlStrEqual(local, name) == 1
+        var start = local
+        var p = local
+        while p.pointee != 0 {
+            if p.pointee == UInt8(ascii: ":") { start = p + 1 }
+            p += 1
+        }
+        return xmlStrEqual(start, name) == 1
     }
 
     /// The current node's qualified name, for messages.
