@@ -1,3 +1,4 @@
+import Foundation
 import CLibXML2
 
 /// Walks an XML document node by node with libxml2's xmlReader API, without building a tree.
@@ -156,14 +157,13 @@ final class XMLStreamReader {
 
     private static func text(_ p: UnsafeMutablePointer<CChar>?) -> String {
         guard let p else { return "" }
-        return String(cString: p).trimmingXMLSpace()
+        return oneLine(String(cString: p))
     }
-}
 
-private extension String {
-    func trimmingXMLSpace() -> String {
-        var s = Substring(self)
-        while let c = s.last, c == "\n" || c == " " { s.removeLast() }
-        return String(s)
+    /// libxml2's message on one line: its line ends become "; ", the last one dropped.
+    static func oneLine(_ message: String) -> String {
+        let parts = message.split(whereSeparator: { $0 == "\n" || $0 == "\r" })
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return parts.joined(separator: "; ")
     }
 }

@@ -50,6 +50,7 @@ final class GPXReaderHostileInputTests: XCTestCase {
                     XCTAssertEqual(line, 4, "\(what) \(bad): \(message)", line: at)
                     XCTAssertGreaterThan(column, 0, line: at)
                     XCTAssertTrue("\(error)".hasPrefix("t.gpx:4:\(column): error: malformed GPX: "), "\(error)", line: at)
+                    XCTAssertFalse("\(error)".contains("\n"), "one line: \(error)", line: at)
                 }
             }
         }
