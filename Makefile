@@ -1,5 +1,5 @@
 # geocampaign: build, run the example, test, benchmark.
-# Targets that build first make sure libyaml is there: installed with apt-get when run as root,
+# Targets that build first make sure libyaml and libxml2 are there: installed with apt-get when run as root,
 # else the missing package is named.
 
 SWIFT ?= swift
@@ -11,12 +11,13 @@ SIZE ?= S M L
 all: build
 
 deps:
-	@if ! pkg-config --exists yaml-0.1 2>/dev/null || [ ! -f /usr/include/yaml.h ]; then \
+	@if ! pkg-config --exists yaml-0.1 2>/dev/null || [ ! -f /usr/include/yaml.h ] \
+	    || ! pkg-config --exists libxml-2.0 2>/dev/null || [ ! -f /usr/include/libxml2/libxml/xmlreader.h ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    echo "installing libyaml-dev and pkg-config"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libyaml-dev pkg-config; \
+	    echo "installing libyaml-dev, libxml2-dev and pkg-config"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libyaml-dev libxml2-dev pkg-config; \
 	  else \
-	    echo "libyaml is missing: install it first (Debian/Ubuntu: sudo apt-get install libyaml-dev pkg-config; macOS: brew install libyaml)"; \
+	    echo "libyaml or libxml2 is missing: install them first (Debian/Ubuntu: sudo apt-get install libyaml-dev libxml2-dev pkg-config; macOS: brew install libyaml libxml2)"; \
 	    exit 1; \
 	  fi; \
 	fi

@@ -13,9 +13,14 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+        ),
         .target(
             name: "GeoCampaignCore",
-            dependencies: ["CYaml"]
+            dependencies: ["CYaml", "CLibXML2"]
         ),
         .executableTarget(name: "geocampaign", dependencies: ["GeoCampaignCore"]),
         .executableTarget(name: "geocampaign-bench", dependencies: ["GeoCampaignCore"], path: "Benchmarks/geocampaign-bench"),

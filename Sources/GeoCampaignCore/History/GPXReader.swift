@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
 /// Reads a GPX file's `trkpt`, `rtept` and `wpt` points, in document order, as fixes of one user
 /// (formats.md 2.2).
@@ -29,72 +26,18 @@ public enum GPXReader {
         public var items: [Item]
     }
 
+    /// A point as the XML gives it, before its values are checked.
     struct RawPoint {
         var lat: String?
         var lon: String?
-        var time: String?
-        var line: Int
-    }
-
-    final class Delegate: NSObject, XMLParserDelegate {
-        var points: [RawPoint] = []
-        var current: RawPoint?
-        var depth = 0
-        var pointDepth = -1
-        var collectingTime = false
-        var timeText = ""
-        var rootName: String?
-        /// The first XML error: (code, line, column).
-        var error: (Int, Int, Int)?
-
-        func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
-            if error == nil {
-                error = ((parseError as NSError).code, parser.lineNumber, parser.columnNumber)
-            }
-        }
-
-        static func local(_ name: String) -> String {
-            if let colon = name.lastIndex(of: ":") { return String(name[name.index(after: colon)...]) }
-            return name
-        }
-
-        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                    qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
-            depth += 1
-            let name = Delegate.local(elementName)
-            if rootName == nil { rootName = name }
-            if current == nil {
-                if name == "trkpt" || name == "rtept" || name == "wpt" {
-                    current = RawPoint(lat: attributeDict["lat"], lon: attributeDict["lon"], time: nil,
-                                       line: parser.lineNumber)
-                    pointDepth = depth
-                }
-            } else if depth == pointDepth + 1 && name == "time" {
-                collectingTime = true
-                timeText = ""
-            }
-        }
-
-        func parser(_ parser: XMLParser, foundCharacters string: String) {
-            if collectingTime { timeText += string }
-        }
-
-        func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-            if collectingTime { timeText += String(decoding: CDATABlock, as: UTF8.self) }
-        }
-
-        func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
-                    qualifiedName qName: String?) {
-            if collectingTime && depth == pointDepth + 1 {
-                collectingTime = false
-                current?.time = timeText
-            } else if depth == pointDepth, let point = current {
-                points.append(point)
-                current = nil
-                pointDepth = -1
-            }
-            depth -= 1
-        }
+        /// The text of its `<time>` child, if it has one.
+        var time: [UInt8]?
+        /// The first entity reference met inside `<time>` (not expanded), as `&name;`.
+        var timeEntity: String?
+        /// Which start tag of the document it is (0-based), to find where it begins.
+        var ordinal: Int
+        /// The line where libxml2 saw its start tag end, used if the tag cannot be located.
+        var nodeLine: Int
     }
 
     /// Reads and parses `path`.
@@ -109,41 +52,48 @@ public enum GPXReader {
 
     /// Parses GPX bytes; `path` is used in errors and rejected lines.
     public static func parse(data: Data, path: String, start: Int64 = defaultStart) throws -> Result {
-        let parser = XMLParser(data: data)
-        parser.shouldResolveExternalEntities = false
-        let delegate = Delegate()
-        parser.delegate = delegate
-        let ok = parser.parse()
-        // XMLParser on Linux can report success after an error: check every signal.
-        if let (code, line, column) = delegate.error {
-            throw HistoryError.malformedGPX(path: path, line: line, column: column, message: xmlMessage(code))
+        try parse(bytes: [UInt8](data), path: path, start: start)
+    }
+
+    /// Parses GPX bytes; `path` is used in errors and rejected lines.
+    /// - Throws: `HistoryError.malformedGPX` with libxml2's line and column.
+    /// - Complexity: O(n) in the size of the file; each reject's `text` is at most
+    ///   `GPXTagLocator.maxExcerpt` bytes.
+    public static func parse(bytes: [UInt8], path: String, start: Int64 = defaultStart) throws -> Result {
+        let scanned = utf8View(bytes)
+        var locator = GPXTagLocator(bytes: scanned)
+        let points: [RawPoint]
+        do {
+            points = try collectPoints(XMLStreamReader(bytes: bytes)) { name in
+                let at = locator.place(ofTag: 0)
+                return HistoryError.malformedGPX(path: path, line: at?.line ?? 1, column: at?.column ?? 1,
+                                                 message: "root element is <\(clip(name))>, not <gpx>")
+            }
+        } catch let e as XMLSyntaxError {
+            throw HistoryError.malformedGPX(path: path, line: e.line, column: e.column, message: e.message)
         }
-        if !ok || parser.parserError != nil {
-            let code = parser.parserError.map { ($0 as NSError).code } ?? -1
-            throw HistoryError.malformedGPX(path: path, line: parser.lineNumber, column: parser.columnNumber,
-                                            message: xmlMessage(code))
-        }
-        guard delegate.rootName == "gpx" else {
-            throw HistoryError.malformedGPX(path: path, line: 1, column: 1,
-                                            message: "root element is <\(delegate.rootName ?? "")>, not <gpx>")
-        }
-        let bytes = [UInt8](data)
-        let hasTimes = delegate.points.contains { $0.time != nil }
+        let hasTimes = points.contains { $0.time != nil }
         var items: [Item] = []
-        items.reserveCapacity(delegate.points.count)
-        for (n, point) in delegate.points.enumerated() {
+        items.reserveCapacity(points.count)
+        for (n, point) in points.enumerated() {
             func reject(_ reason: RejectReason, _ detail: String) {
-                items.append(.rejected(RejectedLine(path: path, line: point.line, reason: reason, detail: detail,
-                                                    text: lineText(bytes, point.line))))
+                let place = locator.place(ofTag: point.ordinal)
+                items.append(.rejected(RejectedLine(path: path, line: place?.line ?? point.nodeLine, reason: reason,
+                                                    detail: detail, text: place.map(locator.excerpt) ?? [])))
             }
             let time: Int64
             if hasTimes {
-                guard let text = point.time else {
+                guard let raw = point.time else {
                     reject(.badTimestamp, "point has no <time> in a file whose other points have one")
                     continue
                 }
-                guard let t = RFC3339.parseAssumingUTC(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-                    reject(.badTimestamp, "<time>\(text)</time> is not an RFC 3339 timestamp in years 0001-9999")
+                if let entity = point.timeEntity {
+                    reject(.badTimestamp, "<time> holds the entity reference \(clip(entity)), which is not expanded")
+                    continue
+                }
+                let text = String(decoding: raw, as: UTF8.self)
+                guard let t = RFC3339.parseAssumingUTC(trimmedXMLSpace(text)) else {
+                    reject(.badTimestamp, "<time>\(clip(text))</time> is not an RFC 3339 timestamp in years 0001-9999")
                     continue
                 }
                 time = t
@@ -156,12 +106,12 @@ public enum GPXReader {
                     reject(.missingField, "point has no \(name) attribute")
                     break
                 }
-                guard let v = Double(raw.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-                    reject(.badType, "\(name)=\"\(raw)\" is not a number")
+                guard let v = XSDDecimal.parse(raw) else {
+                    reject(.badType, "\(name)=\"\(clip(raw))\" is not a decimal number (GPX writes 47.3769, without exponent)")
                     break
                 }
                 guard v >= -limit && v <= limit else {
-                    reject(.outOfRange, "\(name)=\"\(raw)\" is outside [\(-Int(limit)), \(Int(limit))]")
+                    reject(.outOfRange, "\(name)=\"\(clip(raw))\" is outside [\(-Int(limit)), \(Int(limit))]")
                     break
                 }
                 coords.append(v)
@@ -171,35 +121,90 @@ public enum GPXReader {
         return Result(items: items)
     }
 
-    /// A readable text for a libxml2 error code as reported by XMLParser.
-    static func xmlMessage(_ code: Int) -> String {
-        switch code {
-        case 4: return "the document is empty"
-        case 5: return "unexpected end of the document, or content after the root element"
-        case 9: return "invalid character"
-        case 23: return "unterminated entity reference"
-        case 26: return "undeclared entity"
-        case 38, 39, 40, 41: return "malformed attribute"
-        case 64: return "malformed XML declaration"
-        case 73: return "'>' expected"
-        case 76: return "closing tag does not match the open element"
-        case 77: return "element not closed at the end of the document"
-        default: return "not well-formed XML (parser error \(code))"
+    /// Walks the document and keeps its points; `notGPX` makes the error for a root that is not `<gpx>`.
+    static func collectPoints(_ reader: XMLStreamReader, notGPX: (String) -> Error) throws -> [RawPoint] {
+        var points: [RawPoint] = []
+        var current: RawPoint?
+        var pointDepth = -1
+        var inTime = false
+        var ordinal = -1
+        while let kind = try reader.next() {
+            switch kind {
+            case .start(let isEmpty):
+                ordinal += 1
+                let depth = reader.depth
+                if ordinal == 0 && !reader.localNameIs("gpx") { throw notGPX(reader.name) }
+                if current == nil {
+                    guard reader.localNameIs("trkpt") || reader.localNameIs("rtept") || reader.localNameIs("wpt") else { continue }
+                    let point = RawPoint(lat: reader.attribute("lat"), lon: reader.attribute("lon"), time: nil,
+                                         timeEntity: nil, ordinal: ordinal, nodeLine: reader.nodeLine)
+                    if isEmpty { points.append(point) } else { current = point; pointDepth = depth }
+                } else if !inTime && depth == pointDepth + 1 && reader.localNameIs("time") {
+                    current?.time = []
+                    current?.timeEntity = nil
+                    inTime = !isEmpty
+                }
+            case .end:
+                let depth = reader.depth
+                if inTime && depth == pointDepth + 1 {
+                    inTime = false
+                } else if let point = current, depth == pointDepth {
+                    points.append(point)
+                    current = nil
+                    pointDepth = -1
+                }
+            case .text:
+                if inTime { current?.time?.append(contentsOf: reader.value) }
+            case .entityReference:
+                if inTime && current?.timeEntity == nil { current?.timeEntity = "&" + reader.name + ";" }
+            case .other:
+                break
+            }
         }
+        return points
     }
 
-    /// The bytes of 1-based line `line` of `bytes`, without terminator.
-    static func lineText(_ bytes: [UInt8], _ line: Int) -> [UInt8] {
-        var current = 1
-        var s = 0
-        var i = 0
-        while i < bytes.count && current < line {
-            if bytes[i] == 0x0A { current += 1; s = i + 1 }
-            i += 1
+    /// `text` without XML white space (space, tab, CR, LF) at either end.
+    static func trimmedXMLSpace(_ text: String) -> String {
+        var u = Substring(text).utf8[...]
+        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+        while let b = u.first, isSpace(b) { u = u.dropFirst() }
+        while let b = u.last, isSpace(b) { u = u.dropLast() }
+        return String(decoding: u, as: UTF8.self)
+    }
+
+    /// At most 64 characters of `text` for a message, with `…` when cut.
+    static func clip(_ text: String) -> String {
+        var out = ""
+        var n = 0
+        for c in text.unicodeScalars {
+            if n == 64 { return out + "…" }
+            out.unicodeScalars.append(c)
+            n += 1
         }
-        var e = s
-        while e < bytes.count && bytes[e] != 0x0A { e += 1 }
-        if e > s && bytes[e - 1] == 0x0D { e -= 1 }
-        return Array(bytes[s..<e])
+        return out
+    }
+
+    /// The document as UTF-8 for `GPXTagLocator`: UTF-16 (by byte order mark, or `<?` written
+    /// in UTF-16) is transcoded; anything else is returned as it is.
+    static func utf8View(_ bytes: [UInt8]) -> [UInt8] {
+        guard bytes.count >= 2 else { return bytes }
+        let bigEndian: Bool
+        var from = 0
+        switch (bytes[0], bytes[1]) {
+        case (0xFE, 0xFF): bigEndian = true; from = 2
+        case (0xFF, 0xFE): bigEndian = false; from = 2
+        case (0x00, 0x3C): bigEndian = true
+        case (0x3C, 0x00): bigEndian = false
+        default: return bytes
+        }
+        var units: [UInt16] = []
+        units.reserveCapacity((bytes.count - from) / 2)
+        var k = from
+        while k + 1 < bytes.count {
+            units.append(bigEndian ? UInt16(bytes[k]) << 8 | UInt16(bytes[k + 1]) : UInt16(bytes[k + 1]) << 8 | UInt16(bytes[k]))
+            k += 2
+        }
+        return Array(String(decoding: units, as: UTF16.self).utf8)
     }
 }
