@@ -46,7 +46,7 @@ enum HistoryLoading {
     }
 
     private static func setup(_ o: HistoryOptions, gate: @escaping () throws -> Void) throws -> Setup {
-        var s = Setup(rejects: LazyRejects(path: o.rejects, gate: gate))
+        var s = Setup(fields: o.baseFields, rejects: LazyRejects(path: o.rejects, gate: gate))
         for (name, source) in o.fieldMap.sorted(by: { $0.key < $1.key }) {
             do { try s.fields.apply("\(name)=\(source)") } catch {
                 try gate()
