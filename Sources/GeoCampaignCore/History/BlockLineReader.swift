@@ -43,6 +43,8 @@ final class BlockLineReader {
     /// call), their count and the length of the whole line (terminator excluded). When nil,
     /// too-long lines are skipped without a word.
     var onTooLong: ((Int, UnsafePointer<UInt8>, Int, Int) throws -> Void)?
+    /// The size of the buffer now (it grows only while a line within the limit does not fit).
+    var bufferCapacity: Int { cap }
     /// Physical lines read so far (the lines inside quoted rows included).
     private(set) var lines = 0
     /// Whether the input ended inside a quoted field (`quoted` only): the last row is cut.
@@ -81,6 +83,12 @@ final class BlockLineReader {
         var prefix: [UInt8]
         var length: Int
         var last: UInt8
+
+        /// Adds to the prefix from `p[0..<n]`, up to `prefixBytes`.
+        mutating func keep(_ p: UnsafeMutablePointer<UInt8>, _ n: Int) {
+            let room = min(n, BlockLineReader.prefixBytes - prefix.count)
+            if room > 0 { prefix.append(contentsOf: UnsafeBufferPointer(start: p, count: room)) }
+        }
     }
 
     /// Calls `body(lineNumber, bytes, count)` for every line of the input (1-based numbers) that
@@ -122,9 +130,10 @@ final class BlockLineReader {
             }
             var start = 0
             if var s = skip {
-                // Drop everything up to the next line end.
+                // Drop everything up to the next line end (the first bytes kept for the reject).
                 if let hit = memchr(buf, 0x0A, filled) {
                     let nl = UnsafeMutablePointer<UInt8>(hit.assumingMemoryBound(to: UInt8.self)) - buf
+                    s.keep(buf, nl)
                     let last = nl > 0 ? buf[nl - 1] : s.last
                     s.length += nl - (last == 0x0D ? 1 : 0)
                     try finishSkip(s, inner)
@@ -134,6 +143,7 @@ final class BlockLineReader {
                     scan = start
                     inQuotes = false
                 } else {
+                    s.keep(buf, filled)
                     if filled > 0 { s.last = buf[filled - 1] }
                     s.length += filled
                     filled = 0
@@ -183,7 +193,7 @@ final class BlockLineReader {
                 var s = start
                 if first && rest >= 3 && buf[s] == 0xEF && buf[s + 1] == 0xBB && buf[s + 2] == 0xBF { s += 3 }
                 first = false
-                let keep = BlockLineReader.prefixLength(buf + s, filled - s)
+                let keep = min(filled - s, BlockLineReader.prefixBytes)
                 skip = Skip(line: lines + 1, prefix: Array(UnsafeBufferPointer(start: buf + s, count: keep)),
                             length: filled - s, last: buf[filled - 1])
                 filled = 0
@@ -202,7 +212,9 @@ final class BlockLineReader {
     private func finishSkip(_ s: Skip, _ inner: Int) throws {
         lines += inner + 1
         try s.prefix.withUnsafeBufferPointer { p in
-            if let base = p.baseAddress { try onTooLong?(s.line, base, p.count, s.length) }
+            if let base = p.baseAddress {
+                try onTooLong?(s.line, base, BlockLineReader.prefixLength(base, s.length), s.length)
+            }
         }
     }
 
