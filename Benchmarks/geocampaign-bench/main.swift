@@ -1,10 +1,10 @@
 import Foundation
 import GeoCampaignCore
 
-/// `geocampaign-bench reader [--threads N] FILE [FILE ...]`: reads JSON Lines histories with the real reader and
-/// prints lines/s and the peak resident memory.
+/// `geocampaign-bench reader [--threads N] FILE [FILE ...]`: reads JSON Lines histories (CSV for a `.csv`
+/// file) with the real reader and prints lines/s and the peak resident memory; `csv` reads every file as CSV.
 func usage() -> Never {
-    FileHandle.standardError.write("usage: geocampaign-bench reader [--threads N] FILE [FILE ...] | sorted FILE [FILE ...] | crossing CAMPAIGNS HISTORY [ROUNDS]\n".data(using: .utf8) ?? Data())
+    FileHandle.standardError.write("usage: geocampaign-bench reader|csv [--threads N] FILE [FILE ...] | sorted FILE [FILE ...] | crossing CAMPAIGNS HISTORY [ROUNDS]\n".data(using: .utf8) ?? Data())
     exit(64)
 }
 
@@ -21,9 +21,11 @@ func threadCPUSeconds() -> Double {
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
 
-func benchReader(_ arguments: [String]) -> Int32 {
+func benchReader(_ arguments: [String], format: HistoryFormat? = nil) -> Int32 {
     var paths = arguments
-    let builder = HistoryBuilder()
+    var fields = HistoryFields()
+    fields.format = format
+    let builder = HistoryBuilder(fields: fields)
     if paths.count >= 2 && paths[0] == "--threads" {
         guard let n = Int(paths[1]), n >= 1 else { usage() }
         builder.threads = n
@@ -33,7 +35,7 @@ func benchReader(_ arguments: [String]) -> Int32 {
     let t0 = DispatchTime.now().uptimeNanoseconds
     let c0 = threadCPUSeconds()
     do {
-        for path in paths { try builder.readJSONLines(path: path) }
+        for path in paths { try builder.read(path: path) }
     } catch {
         FileHandle.standardError.write("\(error)\n".data(using: .utf8) ?? Data())
         return 66
@@ -47,7 +49,7 @@ func benchReader(_ arguments: [String]) -> Int32 {
     let s = history.stats
     let readSec = Double(t1 - t0) / 1e9
     let totalSec = Double(t2 - t0) / 1e9
-    print("reader: \(s.linesRead) lines, \(s.fixesAccepted) fixes, \(s.totalRejected) rejected, \(history.userCount) users")
+    print("reader (\(format?.rawValue ?? "by extension")): \(s.linesRead) lines, \(s.fixesAccepted) fixes, \(s.totalRejected) rejected, \(history.userCount) users")
     print(String(format: "wall: %.3f s = %.2f M lines/s; with sort: %.3f s = %.2f M lines/s",
                  readSec, Double(s.linesRead) / readSec / 1e6, totalSec, Double(s.linesRead) / totalSec / 1e6))
     print(String(format: "cpu (all threads): %.3f s = %.2f M lines/s; with sort: %.3f s = %.2f M lines/s",
@@ -124,6 +126,9 @@ switch mode {
 case "reader":
     if args.count < 2 { usage() }
     exit(benchReader(Array(args.dropFirst())))
+case "csv":
+    if args.count < 2 { usage() }
+    exit(benchReader(Array(args.dropFirst()), format: .csv))
 case "sorted":
     if args.count < 2 { usage() }
     exit(benchSorted(Array(args.dropFirst())))

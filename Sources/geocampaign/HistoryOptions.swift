@@ -5,7 +5,9 @@ import GeoCampaignCore
 extension HistoryOptions {
     static let specs: [OptionSpec] = [
         .value("campaigns", "PATH", "A campaign folder or file (default: ./campaigns).", repeatable: true),
-        .value("history", "FILE", "A history: JSON Lines, or GPX by its .gpx extension; '-' reads stdin.", repeatable: true),
+        .value("history", "FILE", "A history: JSON Lines, CSV by its .csv extension or GPX by its .gpx extension; '-' reads stdin.", repeatable: true),
+        .value("history-format", "jsonl|csv", "Read every --history (stdin included) in this format, whatever its extension."),
+        .value("ts-format", "epoch_s|epoch_ms", "What a numeric timestamp counts: seconds (default) or milliseconds since 1970; RFC 3339 text is read either way."),
         .value("until", "INSTANT", "Replay the history as it stood at this RFC 3339 instant; later fixes are ignored."),
         .value("output", "FILE", "Write data there instead of stdout ('-': stdout); the file is replaced only when the run succeeds."),
         .value("rejects", "FILE", "Write rejected history lines there, one JSON object per line."),
@@ -41,6 +43,18 @@ extension HistoryOptions {
                 throw CLIError.usage("--field '\(f)': expected NAME=SOURCE with NAME one of \(canonical.joined(separator: ", "))", usage)
             }
             fieldMap[parts[0]] = parts[1]
+        }
+        if let f = a.value("history-format") {
+            guard let format = HistoryFormat(rawValue: f), format != .gpx else {
+                throw CLIError.usage("--history-format '\(f)': expected jsonl or csv", usage)
+            }
+            baseFields.format = format
+        }
+        if let t = a.value("ts-format") {
+            guard let unit = EpochUnit(rawValue: t) else {
+                throw CLIError.usage("--ts-format '\(t)': expected epoch_s or epoch_ms", usage)
+            }
+            baseFields.epochUnit = unit
         }
         if let t = a.value("threads") {
             guard let n = Int(t), n >= 1, n <= 1024 else { throw CLIError.usage("--threads '\(t)': expected a whole number from 1 to 1024", usage) }

@@ -5,7 +5,8 @@ import Glibc
 import Darwin
 #endif
 
-/// Reads one or more history files in sequence (JSON Lines, or GPX by the `.gpx` extension) and
+/// Reads one or more history files in sequence (JSON Lines, CSV by the `.csv` extension, GPX by
+/// the `.gpx` extension, or all in the format `fields.format` names) and
 /// builds the `History`: user ids interned once, fixes appended per user, and at the end each
 /// user's fixes sorted by time, stably (file order, then line order, for equal times).
 ///
@@ -78,7 +79,8 @@ public final class HistoryBuilder {
     /// Whether `path` is read as GPX (extension `.gpx`, any case).
     public static func isGPX(path: String) -> Bool { path.lowercased().hasSuffix(".gpx") }
 
-    /// Reads one history file: GPX when the extension is `.gpx`, else JSON Lines (`-` is stdin).
+    /// Reads one history file in the format `fields.format` names, else by its extension: GPX
+    /// for `.gpx`, CSV for `.csv`, else JSON Lines (`-` is stdin).
     /// - Parameters:
     ///   - gpxUser: the user of a GPX file (`--user`); default: the file name without extension.
     ///   - gpxStart: when a GPX file has no times, the time of its first point (`--start`), Unix ms.
@@ -86,10 +88,10 @@ public final class HistoryBuilder {
     ///   whatever `onReject` throws.
     public func read(path: String, gpxUser: String? = nil,
                      gpxStart: Int64 = GPXReader.defaultStart) throws {
-        if path != "-" && HistoryBuilder.isGPX(path: path) {
-            try readGPX(path: path, user: gpxUser ?? HistoryBuilder.defaultUser(forGPXPath: path), start: gpxStart)
-        } else {
-            try readJSONLines(path: path)
+        switch HistoryFormat.of(path: path, forced: fields.format) {
+        case .gpx: try readGPX(path: path, user: gpxUser ?? HistoryBuilder.defaultUser(forGPXPath: path), start: gpxStart)
+        case .csv: try readCSV(path: path)
+        case .jsonLines: try readJSONLines(path: path)
         }
     }
 
@@ -104,16 +106,54 @@ public final class HistoryBuilder {
         meter.begin(path: path, total: size, callback: progress)
         if regular && path != "-" && threads > 1 && size >= parallelMinBytes {
             closeTail()
-            try readParallel(fd: fd, path: path, size: size, parts: threads, meter: meter)
+            _ = try readParallel(fd: fd, path: path, size: size, parts: threads, meter: meter, csvHeader: nil)
         } else {
             let chunk = sequentialChunk(expectedFixes: size / HistoryBuilder.minLineBytes)
             defer { absorbStats(chunk) }
             let reader = BlockLineReader(fd: fd, path: path)
             if meter.isActive { reader.onBytes = { [meter] in meter.add($0) } }
             let handler = onReject
+            reader.onTooLong = { lineNo, p, kept, length in
+                try chunk.handleTooLong(path, lineNo, p, kept, length, csv: false, handler)
+            }
             try reader.forEachLine { lineNo, p, n in try chunk.handle(path, lineNo, p, n, handler) }
         }
         meter.end()
+    }
+
+    /// Reads a CSV file (`-` is stdin; docs/history-format.md) in 4 MiB blocks, its first
+    /// non-blank row the header; a regular file of at least 1 MiB is split at line boundaries
+    /// into `threads` parts parsed at the same time (read again on one thread when a quoted
+    /// cell spans a boundary).
+    /// - Throws: `HistoryError.cannotOpen` naming the path, `.readFailed`, or what `onReject` throws.
+    public func readCSV(path: String) throws {
+        let input = try OpenedInput(path: path)
+        defer { withExtendedLifetime(input) {} }
+        let fd = input.fd, regular = input.regular, size = input.size
+        stats.files += 1
+        meter.begin(path: path, total: size, callback: progress)
+        defer { meter.end() }
+        if regular && path != "-" && threads > 1 && size >= parallelMinBytes,
+           let header = try CSVHeaderScan.first(fd: fd, path: path, size: size) {
+            closeTail()
+            if try readParallel(fd: fd, path: path, size: size, parts: threads, meter: meter, csvHeader: header) {
+                return
+            }
+            meter.rewind()
+        }
+        let chunk = sequentialChunk(expectedFixes: size / HistoryBuilder.minLineBytes)
+        chunk.csv.beginFile()
+        let reader = BlockLineReader(fd: fd, path: path, quoted: true)
+        defer {
+            chunk.stats.linesRead += reader.lines
+            absorbStats(chunk)
+        }
+        if meter.isActive { reader.onBytes = { [meter] in meter.add($0) } }
+        let handler = onReject
+        reader.onTooLong = { lineNo, p, kept, length in
+            try chunk.handleTooLong(path, lineNo, p, kept, length, csv: true, handler)
+        }
+        try reader.forEachLine { lineNo, p, n in try chunk.handleCSV(path, lineNo, p, n, handler) }
     }
 
     /// A lower bound of the length of a line holding a fix, to reserve (untouched) capacity.
@@ -148,11 +188,16 @@ public final class HistoryBuilder {
         segments.append(Segment(fixes: t.fixes, owners: t.owners, counts: t.counts, map: nil))
     }
 
-    /// Reads the regular file open as `fd` in `parts` parts at once, then merges them in file order.
-    private func readParallel(fd: Int32, path: String, size: Int, parts: Int, meter: ProgressMeter) throws {
+    /// Reads the regular file open as `fd` in `parts` parts at once, then merges them in file
+    /// order. With `csvHeader` (the header row and the offset after it) the file is CSV: the
+    /// parts after the first start with that header.
+    /// - Returns: false, with nothing kept, when a CSV part ends inside a quoted cell (a row
+    ///   spans the boundary): the caller reads the file again on one thread.
+    private func readParallel(fd: Int32, path: String, size: Int, parts: Int, meter: ProgressMeter,
+                              csvHeader: CSVHeaderScan?) throws -> Bool {
         var bounds = [0]
         for k in 1..<parts {
-            let at = max(size / parts * k, bounds[k - 1])
+            let at = max(size / parts * k, bounds[k - 1], csvHeader?.end ?? 0)
             bounds.append(try HistoryBuilder.lineStart(fd: fd, path: path, atOrAfter: at, size: size))
         }
         bounds.append(size)
@@ -162,17 +207,35 @@ public final class HistoryBuilder {
                          expectedFixes: (bounds[k + 1] - bounds[k]) / HistoryBuilder.minLineBytes)
         }
         let failures = FailureBox(count: parts)
+        let isCSV = csvHeader != nil
+        // Part k (k < parts - 1) ended inside quotes: flagged at k.
+        let cut = FailureBox(count: parts)
+        struct Cut: Error {}
         DispatchQueue.concurrentPerform(iterations: parts) { k in
             let chunk = chunks[k]
-            let reader = BlockLineReader(fd: fd, path: path, range: bounds[k]..<bounds[k + 1])
+            let reader = BlockLineReader(fd: fd, path: path, range: bounds[k]..<bounds[k + 1], quoted: isCSV)
             if meter.isActive { reader.onBytes = { meter.add($0) } }
+            reader.onTooLong = { lineNo, p, kept, length in
+                try chunk.handleTooLong(path, lineNo, p, kept, length, csv: isCSV, nil)
+            }
             do {
-                try reader.forEachLine { lineNo, p, n in try chunk.handle(path, lineNo, p, n, nil) }
+                if let header = csvHeader {
+                    if k > 0 { header.bytes.withUnsafeBufferPointer { b in
+                        if let base = b.baseAddress { _ = chunk.csv.setHeader(base, b.count) }
+                    } }
+                    try reader.forEachLine { lineNo, p, n in try chunk.handleCSV(path, lineNo, p, n, nil) }
+                    chunk.lines = reader.lines
+                    chunk.stats.linesRead += reader.lines
+                    if reader.endedInsideQuotes && k < parts - 1 { cut.set(k, Cut()) }
+                } else {
+                    try reader.forEachLine { lineNo, p, n in try chunk.handle(path, lineNo, p, n, nil) }
+                }
             } catch {
                 failures.set(k, error)
             }
         }
         if let e = failures.first { throw e }
+        if cut.first != nil { return false }
         var lineOffset = 0
         var delayed: [(Int, [RejectedLine])] = []
         for chunk in chunks {
@@ -196,6 +259,7 @@ public final class HistoryBuilder {
                 }
             }
         }
+        return true
     }
 
     /// The offset of the first line that starts at or after `at` (`size` when none does).

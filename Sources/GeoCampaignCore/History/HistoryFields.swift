@@ -1,4 +1,6 @@
-/// The JSON keys the canonical history fields are read from (`--field NAME=SOURCE`).
+/// How the canonical history fields are read: the JSON keys or CSV columns they come from
+/// (`--field NAME=SOURCE`), the file format when it is not told by the extension
+/// (`--history-format`), and what a numeric timestamp counts (`--ts-format`).
 public struct HistoryFields: Sendable, Equatable {
     /// The canonical field names, in reject priority order.
     public static let canonicalNames = ["user", "ts", "lat", "lon", "accuracy"]
@@ -13,6 +15,11 @@ public struct HistoryFields: Sendable, Equatable {
     public var lon: String = "lon"
     /// Key holding the accuracy (canonical `accuracy`).
     public var accuracy: String = "accuracy"
+
+    /// The format every history file is read in; nil: by its extension (`HistoryFormat.of(path:)`).
+    public var format: HistoryFormat?
+    /// The unit of numeric timestamps.
+    public var epochUnit: EpochUnit = .seconds
 
     /// The default mapping: every field read from its canonical key.
     public init() {}

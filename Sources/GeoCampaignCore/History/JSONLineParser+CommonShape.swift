@@ -36,7 +36,7 @@ extension JSONLineParser {
             userStart = s
             userCount = i &- s
         }
-        // ts: a plain string timestamp, or a number of epoch seconds.
+        // ts: a plain string timestamp, or a number of epoch seconds (or milliseconds).
         guard pre[1].matches(raw, i, n) else { return false }
         i &+= pre[1].len
         let time: Int64
@@ -56,7 +56,7 @@ extension JSONLineParser {
         } else {
             var isInteger = false
             let e = JSONNumber.scan(p, i, n, isInteger: &isInteger)
-            guard e > 0, let v = JSONNumber.scaledInteger(p, i, e, scale: 3),
+            guard e > 0, let v = JSONNumber.scaledInteger(p, i, e, scale: epochScale),
                   v >= RFC3339.minMilliseconds, v <= RFC3339.maxMilliseconds else { return false }
             time = v
             i = e

@@ -65,6 +65,8 @@ public final class JSONLineParser {
     /// prefix at most 16 bytes).
     let prefixes: UnsafeMutablePointer<MemberPrefix>
     let fastPathEnabled: Bool
+    /// The power of ten that turns a numeric timestamp into milliseconds (`fields.epochUnit`).
+    let epochScale: Int
     /// `JSONNumber.pow10` as a plain buffer, for the fast path.
     let powersOfTen: UnsafeMutablePointer<Double>
 
@@ -81,6 +83,7 @@ public final class JSONLineParser {
     /// Creates a parser reading the canonical fields from the keys of `fields`.
     public init(fields: HistoryFields = HistoryFields()) {
         self.fields = fields
+        epochScale = fields.epochUnit.millisecondScale
         let keys = fields.sources.map { Array($0.utf8) }
         sharedKeys = Set(keys).count < keys.count
         let total = keys.reduce(0) { $0 + $1.count }
@@ -426,9 +429,9 @@ public final class JSONLineParser {
             }
             time = v
         case .number:
-            guard let v = JSONNumber.scaledInteger(p, t.start, t.end, scale: 3),
+            guard let v = JSONNumber.scaledInteger(p, t.start, t.end, scale: epochScale),
                   v >= RFC3339.minMilliseconds, v <= RFC3339.maxMilliseconds else {
-                return reject(.badTimestamp, "field \(name(1)) is \(text(p, t)) epoch seconds, outside years 0001-9999")
+                return reject(.badTimestamp, "field \(name(1)) is \(text(p, t)) \(fields.epochUnit.noun), outside years 0001-9999")
             }
             time = v
         default:

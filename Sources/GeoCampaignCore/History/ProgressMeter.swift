@@ -35,6 +35,14 @@ final class ProgressMeter: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// Starts the current file over (it is read again): its bytes so far no longer count.
+    func rewind() {
+        lock.lock()
+        done = 0
+        lastReported = 0
+        lock.unlock()
+    }
+
     /// Counts `n` more bytes read; may call the callback.
     func add(_ n: Int) {
         lock.lock()

@@ -46,6 +46,8 @@ public final class SortedHistoryReader {
     /// The user whose lines are being read, or -1 before the first accepted line.
     @exclusivity(unchecked) private var current: Int32 = -1
     @exclusivity(unchecked) private var fixes: [Fix] = []
+    /// The parser of CSV rows, made when first needed.
+    private lazy var csvParser = CSVRowParser(fields: fields)
 
     /// Creates a reader.
     /// - Parameters:
@@ -56,8 +58,9 @@ public final class SortedHistoryReader {
         self.until = until
     }
 
-    /// Reads one history file: GPX when the extension is `.gpx` (one user's group), else JSON
-    /// Lines (`-` is stdin), delivering every user whose group ends within it.
+    /// Reads one history file in the format `fields.format` names, else by its extension: GPX for
+    /// `.gpx` (one user's group), CSV for `.csv`, else JSON Lines (`-` is stdin), delivering every
+    /// user whose group ends within it.
     /// - Parameters:
     ///   - gpxUser: the user of a GPX file (`--user`); default: the file name without extension.
     ///   - gpxStart: when a GPX file has no times, the time of its first point (`--start`), Unix ms.
@@ -66,10 +69,10 @@ public final class SortedHistoryReader {
     ///   whatever `onUser` or `onReject` throws.
     /// - Complexity: O(n) in the lines read, plus the sort of each user whose fixes are out of order.
     public func read(path: String, gpxUser: String? = nil, gpxStart: Int64 = GPXReader.defaultStart) throws {
-        if path != "-" && HistoryBuilder.isGPX(path: path) {
-            try readGPX(path: path, user: gpxUser ?? HistoryBuilder.defaultUser(forGPXPath: path), start: gpxStart)
-        } else {
-            try readJSONLines(path: path)
+        switch HistoryFormat.of(path: path, forced: fields.format) {
+        case .gpx: try readGPX(path: path, user: gpxUser ?? HistoryBuilder.defaultUser(forGPXPath: path), start: gpxStart)
+        case .csv: try readCSV(path: path)
+        case .jsonLines: try readJSONLines(path: path)
         }
     }
 
@@ -91,6 +94,10 @@ public final class SortedHistoryReader {
         let parser = JSONLineParser(fields: fields)
         let reader = BlockLineReader(fd: fd, path: path)
         if meter.isActive { reader.onBytes = { [meter] in meter.add($0) } }
+        reader.onTooLong = { lineNo, p, kept, length in
+            self.stats.linesRead += 1
+            try self.tooLong(path, lineNo, p, kept, length, what: "line")
+        }
         try reader.forEachLine { lineNo, p, n in
             stats.linesRead += 1
             switch parser.parse(p, n) {
@@ -107,6 +114,61 @@ public final class SortedHistoryReader {
             }
         }
         meter.end()
+    }
+
+    /// Reads a CSV file (`-` is stdin; docs/history-format.md) in 4 MiB blocks, its first
+    /// non-blank row the header.
+    /// - Throws: as `read(path:)`.
+    public func readCSV(path: String) throws {
+        let input = try OpenedInput(path: path)
+        defer { withExtendedLifetime(input) {} }
+        let fd = input.fd, size = input.size
+        stats.files += 1
+        meter.begin(path: path, total: size, callback: progress)
+        let parser = csvParser
+        parser.beginFile()
+        let reader = BlockLineReader(fd: fd, path: path, quoted: true)
+        defer { stats.linesRead += reader.lines }
+        if meter.isActive { reader.onBytes = { [meter] in meter.add($0) } }
+        reader.onTooLong = { lineNo, p, kept, length in
+            if parser.awaitingHeader { parser.unusableHeader("the header row (line \(lineNo)) is over 1 MiB") }
+            try self.tooLong(path, lineNo, p, kept, length, what: "row")
+        }
+        try reader.forEachLine { lineNo, p, n in
+            if parser.awaitingHeader {
+                if CSVRowParser.isBlankRow(p, n) {
+                    stats.blankLines += 1
+                } else if let problem = parser.setHeader(p, n) {
+                    try rejected(RejectedLine(path: path, line: lineNo, reason: .badType, detail: problem,
+                                              text: Array(UnsafeBufferPointer(start: p, count: n))))
+                }
+                return
+            }
+            switch parser.parse(p, n) {
+            case .blank:
+                stats.blankLines += 1
+            case .accepted:
+                try add(parser.fix, user: seen.intern(parser.userPtr, parser.userLen), path: path, line: lineNo)
+            case .rejected:
+                try rejected(RejectedLine(path: path, line: lineNo, reason: parser.reason, detail: parser.detail,
+                                          text: Array(UnsafeBufferPointer(start: p, count: n))))
+            }
+        }
+        meter.end()
+    }
+
+    /// Counts a rejected line and hands it on.
+    private func rejected(_ r: RejectedLine) throws {
+        stats.rejectCounts[r.reason.index] += 1
+        if let handler = onReject { try handler(r) }
+    }
+
+    /// A line or row over the limit: rejected `too_long` with its first bytes as text.
+    private func tooLong(_ path: String, _ lineNo: Int, _ p: UnsafePointer<UInt8>, _ kept: Int, _ length: Int,
+                         what: String) throws {
+        try rejected(RejectedLine(path: path, line: lineNo, reason: .tooLong,
+                                  detail: "\(what) is \(length) bytes, over the limit of 1 MiB; text is its first \(kept) bytes",
+                                  text: Array(UnsafeBufferPointer(start: p, count: kept))))
     }
 
     /// Reads a GPX file as the fixes of `user`.

@@ -70,7 +70,7 @@ public enum HistoryLoading {
     }
 
     private static func setup(_ o: HistoryOptions, gate: @escaping () throws -> Void, files: PendingFiles?) throws -> Setup {
-        var s = Setup(rejects: LazyRejects(path: o.rejects, gate: gate, files: files))
+        var s = Setup(fields: o.baseFields, rejects: LazyRejects(path: o.rejects, gate: gate, files: files))
         for (name, source) in o.fieldMap.sorted(by: { $0.key < $1.key }) {
             do { try s.fields.apply("\(name)=\(source)") } catch {
                 try gate()

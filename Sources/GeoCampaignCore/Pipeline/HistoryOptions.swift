@@ -20,6 +20,8 @@ public struct HistoryOptions: Sendable {
     public var threads = ProcessInfo.processInfo.activeProcessorCount
     /// `--quiet`: no summary, no progress line.
     public var quiet = false
+    /// The format and timestamp unit (`--history-format`, `--ts-format`); `fieldMap` is applied on top.
+    public var baseFields = HistoryFields()
 
     /// Options with the defaults of cli.md.
     public init() {}

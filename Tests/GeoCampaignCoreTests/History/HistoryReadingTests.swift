@@ -110,7 +110,9 @@ final class HistoryReadingTests: XCTestCase {
         try builder.read(path: path)
         XCTAssertEqual(rejects.map(\.line), [2, 3])
         XCTAssertEqual(rejects.map(\.reason), [.tooLong, .badEncoding])
-        XCTAssertEqual(rejects[0].text.count, long.utf8.count)
+        // A too-long line is not kept: its text is its first 1 KiB (issue 10 item 5).
+        XCTAssertEqual(rejects[0].text, Array(long.utf8.prefix(1_024)))
+        XCTAssertEqual(rejects[0].detail, "line is \(long.utf8.count) bytes, over the limit of 1 MiB; text is its first 1024 bytes")
         XCTAssertEqual(rejects[1].text, Array(#"{"user": "caf"#.utf8) + [0xE9] + Array("\"}".utf8))
         XCTAssertEqual(builder.finish().fixes.count, 1)
     }

@@ -1,0 +1,54 @@
+extension HistoryChunk {
+    /// Parses one CSV row: the first non-blank row of a file is its header (see `CSVRowParser`).
+    /// Lines are not counted here: the reader counts them (a row may span several).
+    @inline(__always)
+    func handleCSV(_ path: String, _ lineNo: Int, _ p: UnsafePointer<UInt8>, _ n: Int,
+                   _ onReject: ((RejectedLine) throws -> Void)?) throws {
+        let csv = self.csv
+        if csv.awaitingHeader {
+            if CSVRowParser.isBlankRow(p, n) {
+                stats.blankLines += 1
+            } else if let problem = csv.setHeader(p, n) {
+                try rejected(RejectedLine(path: path, line: lineNo, reason: .badType, detail: problem,
+                                          text: Array(UnsafeBufferPointer(start: p, count: n))), onReject)
+            }
+            return
+        }
+        switch csv.parse(p, n) {
+        case .blank:
+            stats.blankLines += 1
+        case .accepted:
+            add(csv.fix, user: interner.intern(csv.userPtr, csv.userLen))
+        case .rejected:
+            try rejected(RejectedLine(path: path, line: lineNo, reason: csv.reason, detail: csv.detail,
+                                      text: Array(UnsafeBufferPointer(start: p, count: n))), onReject)
+        }
+    }
+
+    /// A line or row over the limit (`BlockLineReader.onTooLong`): rejected `too_long` with its
+    /// first bytes as text. A JSON Lines line is counted here; a CSV header that is too long
+    /// leaves the file without a usable header.
+    func handleTooLong(_ path: String, _ lineNo: Int, _ prefix: UnsafePointer<UInt8>, _ kept: Int, _ length: Int,
+                       csv isCSV: Bool, _ onReject: ((RejectedLine) throws -> Void)?) throws {
+        let what = isCSV ? "row" : "line"
+        if isCSV {
+            if csv.awaitingHeader { csv.unusableHeader("the header row (line \(lineNo)) is over 1 MiB") }
+        } else {
+            lines += 1
+            stats.linesRead += 1
+        }
+        try rejected(RejectedLine(path: path, line: lineNo, reason: .tooLong,
+                                  detail: "\(what) is \(length) bytes, over the limit of 1 MiB; text is its first \(kept) bytes",
+                                  text: Array(UnsafeBufferPointer(start: prefix, count: kept))), onReject)
+    }
+
+    /// Counts a rejected line and collects it or hands it on.
+    private func rejected(_ r: RejectedLine, _ onReject: ((RejectedLine) throws -> Void)?) throws {
+        stats.rejectCounts[r.reason.index] += 1
+        if collectRejects {
+            rejects.append(r)
+        } else if let handler = onReject {
+            try handler(r)
+        }
+    }
+}

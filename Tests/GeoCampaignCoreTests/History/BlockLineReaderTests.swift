@@ -1,0 +1,120 @@
+import Foundation
+import XCTest
+@testable import GeoCampaignCore
+
+/// `BlockLineReader`: CSV rows that span lines, and lines over the limit skipped in bounded memory.
+final class BlockLineReaderTests: XCTestCase {
+    var tempFiles: [String] = []
+
+    override func tearDown() {
+        for f in tempFiles { try? FileManager.default.removeItem(atPath: f) }
+        tempFiles = []
+    }
+
+    func temp(_ bytes: [UInt8]) -> String {
+        let path = NSTemporaryDirectory() + "blocklines-\(UUID().uuidString).txt"
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+        tempFiles.append(path)
+        return path
+    }
+
+    struct Read: Equatable {
+        var lines: [Int] = []
+        var texts: [String] = []
+        /// Too-long lines: (number, kept prefix, full length).
+        var long: [[Int]] = []
+        var longPrefixes: [String] = []
+        var physical = 0
+        var insideQuotes = false
+    }
+
+    /// Reads `bytes` through a file (or a byte range of it) with the given block size and limit.
+    func read(_ bytes: [UInt8], blockSize: Int, limit: Int = 1 << 20, quoted: Bool,
+              range: Range<Int>? = nil) throws -> (Read, Int) {
+        let path = temp(bytes)
+        let fd = open(path, O_RDONLY)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        defer { close(fd) }
+        let reader = range.map { BlockLineReader(fd: fd, path: path, range: $0, blockSize: blockSize, limit: limit, quoted: quoted) }
+            ?? BlockLineReader(fd: fd, path: path, blockSize: blockSize, limit: limit, quoted: quoted)
+        var out = Read()
+        reader.onTooLong = { n, p, kept, length in
+            out.long.append([n, kept, length])
+            out.longPrefixes.append(String(decoding: UnsafeBufferPointer(start: p, count: kept), as: UTF8.self))
+        }
+        try reader.forEachLine { n, p, c in
+            out.lines.append(n)
+            out.texts.append(String(decoding: UnsafeBufferPointer(start: p, count: c), as: UTF8.self))
+        }
+        out.physical = reader.lines
+        out.insideQuotes = reader.endedInsideQuotes
+        return (out, reader.bufferCapacity)
+    }
+
+    func testQuotedRowsSpanLinesAndKeepTheirNumbers() throws {
+        let text = "h1,h2\r\n\"a\nb\",1\r\n\"x\"\"y\r\n\",2\nplain,\"\"\n\"open\nrest"
+        for blockSize in [16, 17, 23, 64, 1 << 22] {
+            let (got, _) = try read(Array(text.utf8), blockSize: blockSize, quoted: true)
+            XCTAssertEqual(got.lines, [1, 2, 4, 6, 7], "block \(blockSize)")
+            XCTAssertEqual(got.texts, ["h1,h2", "\"a\nb\",1", "\"x\"\"y\r\n\",2", "plain,\"\"", "\"open\nrest"], "block \(blockSize)")
+            XCTAssertEqual(got.physical, 8)
+            XCTAssertTrue(got.insideQuotes)
+        }
+        // Without `quoted`, every line end ends a line.
+        let (plain, _) = try read(Array(text.utf8), blockSize: 16, quoted: false)
+        XCTAssertEqual(plain.lines, [1, 2, 3, 4, 5, 6, 7, 8])
+        XCTAssertFalse(plain.insideQuotes)
+    }
+
+    func testTooLongLinesAreSkippedToTheNextLineEnd() throws {
+        // Limit 10: "0123456789" fits, "0123456789A" does not; \r is not counted.
+        let text = "0123456789\r\n0123456789A\nok\n" + String(repeating: "z", count: 100) + "\r\nlast\n" + String(repeating: "e", count: 40)
+        for blockSize in [16, 17, 32, 1 << 22] {
+            for quoted in [false, true] {
+                let (got, cap) = try read(Array(text.utf8), blockSize: blockSize, limit: 10, quoted: quoted)
+                XCTAssertEqual(got.lines, [1, 3, 5], "block \(blockSize)")
+                XCTAssertEqual(got.texts, ["0123456789", "ok", "last"])
+                XCTAssertEqual(got.long, [[2, 11, 11], [4, 100, 100], [6, 40, 40]], "block \(blockSize)")
+                XCTAssertEqual(got.physical, 6)
+                XCTAssertLessThanOrEqual(cap, max(blockSize, 32), "block \(blockSize)")
+            }
+        }
+    }
+
+    func testATooLongQuotedRowEndsAtTheFirstLineEndPastTheLimit() throws {
+        // The quote never closes: the row is too long at the first line end past 10 bytes, and
+        // reading goes on from there, whatever the block size.
+        let text = "\"ab\ncd\nefghijklmnopqrstuvwxyz0123\nmn\nnext,1\n\"q\nz\"\n"
+        for blockSize in [16, 17, 19, 1 << 22] {
+            let (got, _) = try read(Array(text.utf8), blockSize: blockSize, limit: 10, quoted: true)
+            XCTAssertEqual(got.long.map { $0[0] }, [1], "block \(blockSize)")
+            XCTAssertEqual(got.long.first, [1, 33, 33], "block \(blockSize)")
+            XCTAssertEqual(got.lines, [4, 5, 6], "block \(blockSize)")
+            XCTAssertEqual(got.texts, ["mn", "next,1", "\"q\nz\""], "block \(blockSize)")
+            XCTAssertEqual(got.physical, 7)
+        }
+    }
+
+    func testPrefixIsCutBeforeASplitCharacter() throws {
+        let line = String(repeating: "a", count: 1_023) + "é" + String(repeating: "b", count: 2_000)
+        let (got, _) = try read(Array((line + "\nok").utf8), blockSize: 1 << 22, limit: 1_500, quoted: false)
+        XCTAssertEqual(got.long.first?[1], 1_023)
+        XCTAssertEqual(got.longPrefixes.first, String(repeating: "a", count: 1_023))
+        XCTAssertEqual(got.texts, ["ok"])
+    }
+
+    /// Issue 10 item 5: a 20 MB line without an end no longer grows the buffer (it did to 32 MiB,
+    /// and the reject kept all 20 MB); the lines after it are read.
+    func testA20MBLineIsSkippedInBoundedMemory() throws {
+        let good = #"{"user": "a", "ts": 1, "lat": 1, "lon": 2}"#
+        var bytes = Array((good + "\n").utf8)
+        bytes += [UInt8](repeating: 0x78, count: 20_000_000)
+        bytes += Array(("\n" + good + "\n" + good).utf8)
+        for range in [nil, 0..<bytes.count] as [Range<Int>?] {
+            let (got, cap) = try read(bytes, blockSize: BlockLineReader.blockSize, quoted: false, range: range)
+            XCTAssertEqual(got.lines, [1, 3, 4])
+            XCTAssertEqual(got.long, [[2, 1_024, 20_000_000]])
+            XCTAssertEqual(cap, BlockLineReader.blockSize)
+        }
+    }
+}
