@@ -12,7 +12,10 @@ struct CompiledRegions: Sendable {
         case polygonClass
         /// The exact circle depth (hysteresis within the boundary tolerance).
         case circleDepth
-        /// The exact polygon depth (hysteresis within the boundary tolerance).
+        /// Containment, with the exact depth within 2 mm of an edge (`RegionGeometry.polygonContainmentClass`;
+        /// hysteresis from 0 to the boundary tolerance).
+        case polygonContainment
+        /// The exact polygon depth (a negative hysteresis).
         case polygonDepth
     }
 
@@ -65,7 +68,7 @@ struct CompiledRegions: Sendable {
                 vertices += p.vertices
                 chunks += p.chunks.map { $0.shifted(by: offset) }
                 record.chunkEnd = chunks.count
-                record.method = h > RegionGeometry.boundaryToleranceM ? .polygonClass : .polygonDepth
+                record.method = h > RegionGeometry.boundaryToleranceM ? .polygonClass : (h >= 0 ? .polygonContainment : .polygonDepth)
             }
             records.append(record)
         }
@@ -96,6 +99,10 @@ struct CompiledRegions: Sendable {
                 return RegionGeometry.polygonClass(vertices: vertices, chunks: UnsafeBufferPointer(rebasing: chunks[rec.chunkStart..<rec.chunkEnd]),
                                                    hysteresisM: rec.hysteresisM, latDeg: latDeg, lonDeg: lonDeg,
                                                    latRad: latRad, lonRad: lonRad, cosLat: cosLat)
+            case .polygonContainment:
+                return RegionGeometry.polygonContainmentClass(vertices: vertices, chunks: UnsafeBufferPointer(rebasing: chunks[rec.chunkStart..<rec.chunkEnd]),
+                                                              hysteresisM: rec.hysteresisM, latDeg: latDeg, lonDeg: lonDeg,
+                                                              latRad: latRad, lonRad: lonRad, cosLat: cosLat)
             case .circleDepth:
                 let c = rec.circle
                 let d = rec.radiusM - Earth.distance(lat1: c.latRad, lon1: c.lonRad, cosLat1: c.cosLat, lat2: latRad, lon2: lonRad, cosLat2: cosLat)

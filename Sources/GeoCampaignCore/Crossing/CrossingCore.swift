@@ -65,7 +65,9 @@ struct CrossingCore: Sendable {
     /// The visits of one user per campaign, with region indices of that campaign, each sorted by
     /// (enter, region index, exit).
     /// - Parameters: as `CrossingEngine.visits(fixes:tEnd:)`.
-    /// - Complexity: O(fixes x (groups + index levels + regions near each fix + regions with state)).
+    /// - Complexity: O(fixes x (groups + index levels + regions near each fix + regions with state)):
+    ///   a region near a fix finds its track, if any, in O(1) (`TrackSlots`), so a fix inside k
+    ///   overlapping regions costs O(k), not O(k^2).
     func visits(fixes: UnsafeBufferPointer<Fix>, tEnd: Int64) -> [[Visit]] {
         withExtendedLifetime(self) { collect(fixes: fixes, tEnd: tEnd) }
     }
@@ -81,7 +83,8 @@ struct CrossingCore: Sendable {
 
     /// Ends a segment of group `g`: its visits inside close with reason `gap`; its tracks go.
     private static func closeByGap(group g: Int, groupCount: Int, _ records: UnsafeBufferPointer<CompiledRegions.Record>,
-                                   _ tracks: inout [RegionTrack], _ out: inout [[Visit]]) {
+                                   _ tracks: inout [RegionTrack], _ slots: inout TrackSlots, _ out: inout [[Visit]]) {
+        slots.invalidate()
         if groupCount == 1 {
             for track in tracks { emit(track.closedByGap(), records, &out) }
             tracks.removeAll(keepingCapacity: true)
@@ -136,6 +139,9 @@ struct CrossingCore: Sendable {
         // Pass 2: the state machines, fix by fix.
         var out = [[Visit]](repeating: [], count: campaignCount)
         var tracks: [RegionTrack] = []
+        // Where each region's track lies, once there are too many tracks to scan per candidate.
+        var slots = TrackSlots()
+        defer { slots.free() }
         var stamp = 0
         var nearStart = 0
         for i in 0..<fixes.count {
@@ -147,7 +153,7 @@ struct CrossingCore: Sendable {
             for g in 0..<groupCount {
                 if fix.isUsed(maxAccuracy: groups[g].maxAccuracyM) {
                     if state[g].hasLast && t - state[g].last > groups[g].maxGapMs {
-                        Self.closeByGap(group: g, groupCount: groupCount, records, &tracks, &out)
+                        Self.closeByGap(group: g, groupCount: groupCount, records, &tracks, &slots, &out)
                     }
                     state[g].last = t
                     state[g].hasLast = true
@@ -161,6 +167,8 @@ struct CrossingCore: Sendable {
             stamp += 1
             if nearStart == nearEnd && tracks.isEmpty { continue }
             let existing = tracks.count
+            let useSlots = existing > TrackSlots.linearLimit
+            if useSlots { slots.sync(tracks, existing) }
             var finished = false
             // The fix in radians, computed for the first region that needs a class.
             var radians = false
@@ -171,7 +179,11 @@ struct CrossingCore: Sendable {
                 let confirm = records[r].confirmMs
                 if groupCount > 1 && !state[Int(records[r].group)].usedNow { continue }
                 var k = 0
-                while k < existing && tracks[k].region != r32 { k += 1 }
+                if useSlots {
+                    k = slots.find(r32) ?? existing
+                } else {
+                    while k < existing && tracks[k].region != r32 { k += 1 }
+                }
                 // Without a track only IN matters, and it cannot be outside the region's box.
                 if k == existing && !insideBoxes[r].mayContain(lat: fix.lat, lon: fix.lon) { continue }
                 if !radians {
@@ -202,12 +214,15 @@ struct CrossingCore: Sendable {
                     finished = true
                 }
             }
-            if finished { tracks.removeAll { $0.stamp == -1 } }
+            if finished {
+                tracks.removeAll { $0.stamp == -1 }
+                slots.invalidate()
+            }
         }
 
         for g in 0..<groupCount where state[g].hasLast {
             if tEnd - state[g].last > groups[g].maxGapMs {
-                Self.closeByGap(group: g, groupCount: groupCount, records, &tracks, &out)
+                Self.closeByGap(group: g, groupCount: groupCount, records, &tracks, &slots, &out)
             } else {
                 for track in tracks where Int(records[Int(track.region)].group) == g { Self.emit(track.open(), records, &out) }
             }
