@@ -9,8 +9,8 @@ enum Timeline {
         var text: String
     }
 
-    /// Lines "TIME  what", exits before enters before decisions at the same instant.
-    static func lines(_ o: UserOutcome, campaigns: CampaignSet, includeSuppressed: Bool) -> [String] {
+    /// Lines "TIME  what" (local TIME in `time`'s zone), exits before enters before decisions at the same instant.
+    static func lines(_ o: UserOutcome, campaigns: CampaignSet, includeSuppressed: Bool, time: LocalTimeFormat) -> [String] {
         var entries: [Entry] = []
         for (c, visits) in o.visits.enumerated() {
             let campaign = campaigns.campaigns[c]
@@ -34,6 +34,6 @@ enum Timeline {
                                  text: "\(d.status.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(campaign.id)/\(rule.offer) by rule \(rule.id)\(message)"))
         }
         entries.sort { ($0.time, $0.order) < ($1.time, $1.order) }
-        return entries.map { "\(Timestamp.string($0.time))  \($0.text)\n" }
+        return entries.map { "\(time.string($0.time))  \($0.text)\n" }
     }
 }
