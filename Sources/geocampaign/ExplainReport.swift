@@ -66,14 +66,6 @@ enum ExplainReport {
     static func decisionLine(_ d: ExplainedDecision, campaigns: CampaignSet, time: LocalTimeFormat) -> String {
         let campaign = campaigns.campaigns[d.decision.trigger.campaign]
         let rule = campaign.rules[d.decision.trigger.rule]
-        let status = d.decision.status.rawValue
-        var s = "\(time.string(d.decision.trigger.time)) \(rule.offer) by rule \(rule.id): \(status)"
-        let why = DecisionReasonText.text(d, campaigns: campaigns, time: time)
-        if why.hasPrefix(status + ":") {
-            s += String(why.dropFirst(status.count))
-        } else if !why.isEmpty {
-            s += ", \(why)"
-        }
-        return s
+        return "\(time.string(d.decision.trigger.time)) \(rule.offer) by rule \(rule.id): " + DecisionReasonText.statusAndReason(d, campaigns: campaigns, time: time)
     }
 }

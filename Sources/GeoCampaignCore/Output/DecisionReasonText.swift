@@ -17,6 +17,14 @@ public enum DecisionReasonText {
         }
     }
 
+    /// The status and its reason: `delivered: no cap, ...`, `capped, cap of lunch-coupon reached: ...`.
+    public static func statusAndReason(_ d: ExplainedDecision, campaigns: CampaignSet, time: LocalTimeFormat) -> String {
+        let status = d.decision.status.rawValue
+        let why = text(d, campaigns: campaigns, time: time)
+        if why.hasPrefix(status + ":") || why.isEmpty { return why.isEmpty ? status : why }
+        return status + ", " + why
+    }
+
     /// `competitor-lunch/lunch-coupon delivered 2026-11-17 12:12:38 PST`.
     static func prior(_ p: PriorDecision, _ campaigns: CampaignSet, _ time: LocalTimeFormat) -> String {
         "\(offerName(p.trigger, campaigns)) \(p.status.rawValue) \(time.string(p.trigger.time))"
