@@ -79,7 +79,9 @@ final class CaseContext {
                 b.onReject = { rejects.append($0) }
                 try? b.readJSONLines(bytes: Array(text.utf8), name: source.path)
                 for r in rejects {
-                    source.error(SourceMark(line: firstLine + r.line - 1, column: mark.column), "this fix line is rejected (\(r.reason.rawValue)): \(r.detail)")
+                    let line = firstLine + r.line - 1
+                    let column = (source.line(line)?.prefix { $0 == " " || $0 == "\t" }.count).map { $0 + 1 } ?? mark.column
+                    source.error(SourceMark(line: line, column: column), "this fix line is rejected (\(r.reason.rawValue)): \(r.detail)")
                 }
                 merge(b.finish(), into: &byUser)
             case let .file(path, user, mark):

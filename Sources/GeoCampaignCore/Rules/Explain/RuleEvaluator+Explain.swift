@@ -1,6 +1,6 @@
 extension RuleEvaluator {
     /// How far past the end of a history `explain` looks for where a rule would have held had the
-    /// history gone on (visits as they stood at the end, an open visit going on).
+    /// history gone on with no further visit (a visit open at the end ends at its last fix).
     static let lookAheadMs: Int64 = 400 * 86_400_000
 
     /// Explains every rule of the campaign for one user: where each held and its triggers, or where
@@ -18,8 +18,8 @@ extension RuleEvaluator {
     ///
     ///     never held: 2 of 3 distinct car-dealer regions within 72h: dealer-1, dealer-7
     ///     held once: 2026-03-09T21:38:16Z to 2026-03-09T22:00:33Z
-    ///     never held: ...; the history ends 2012-12-14 12:24 CET; had it gone on, the rule would
-    ///     have held from 2012-12-24 11:30 CET
+    ///     never held: ...; the history ends 2012-12-14 12:24 CET; had it gone on with no further
+    ///     visit, all of (...) would have been reached on 2012-12-24 12:00 CET
     public func explain(rule: Int, visits: [Visit], t0: Int64, tEnd: Int64, time: LocalTimeFormat? = nil) -> RuleExplanation? {
         guard conditions.indices.contains(rule) else { return nil }
         let ctx = EvaluationContext(visits: visits, domain: IntervalSet.timeline(t0: t0, tEnd: tEnd))
@@ -39,7 +39,7 @@ extension RuleEvaluator {
         var later: Int64?
         if held.isEmpty, let t = heldAfterEnd(rule: rule, visits: visits, t0: t0, tEnd: tEnd) {
             later = t
-            text += "; the history ends \(ExplainText.instant(tEnd, time)); had it gone on, "
+            text += "; the history ends \(ExplainText.instant(tEnd, time)); had it gone on with no further visit, "
                 + "\(conditions[rule].phrase) would have been reached on \(ExplainText.instant(t, time))"
         }
         let r = campaign.rules[rule]
@@ -48,10 +48,12 @@ extension RuleEvaluator {
     }
 
     /// Where rule `rule`, which never held on `[t0, tEnd]`, would first hold had the history gone
-    /// on up to `lookAheadMs` past its end with the visits as they stood; nil when it would not.
+    /// on up to `lookAheadMs` past its end with no further visit (an open visit ends at its last
+    /// fix); nil when it would not.
     /// - Complexity: one evaluation of the rule on the longer timeline.
     func heldAfterEnd(rule: Int, visits: [Visit], t0: Int64, tEnd: Int64) -> Int64? {
-        let longer = EvaluationContext(visits: visits, domain: Interval(t0, addSaturating(tEnd, Self.lookAheadMs)))
+        let closed = visits.map { v in v.exit == nil ? Visit(region: v.region, enter: v.enter, exit: v.lastSeen, lastSeen: v.lastSeen, reason: .gap) : v }
+        let longer = EvaluationContext(visits: closed, domain: Interval(t0, addSaturating(tEnd, Self.lookAheadMs)))
         return evaluate(rule: rule, longer).1.intervals.first { $0.start > tEnd }?.start
     }
 
