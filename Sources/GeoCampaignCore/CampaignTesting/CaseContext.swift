@@ -94,7 +94,8 @@ final class CaseContext {
                     source.error(mark, "the history file '\(path)' cannot be read: \(error)")
                 }
             case let .stay(s):
-                guard let p = point(s.region, s.regionMark), let from = instant(s.from) else { continue }
+                guard let p = point(s.region, s.regionMark), let from = instant(s.from),
+                      fewEnough(s.forMs, s.everyMs, s.regionMark) else { continue }
                 var t = from
                 while t <= from + s.forMs {
                     add(s.user, Fix(time: t, lat: p.lat, lon: p.lon, accuracy: s.accuracyM ?? .nan))
@@ -102,11 +103,12 @@ final class CaseContext {
                 }
                 if t - s.everyMs < from + s.forMs { add(s.user, Fix(time: from + s.forMs, lat: p.lat, lon: p.lon)) }
             case let .trip(tr):
-                guard let a = point(tr.fromRegion, tr.fromMark), let z = point(tr.toRegion, tr.toMark), let t0 = instant(tr.departs) else { continue }
+                guard let a = point(tr.fromRegion, tr.fromMark), let z = point(tr.toRegion, tr.toMark), let t0 = instant(tr.departs),
+                      fewEnough(tr.takesMs, tr.everyMs, tr.fromMark) else { continue }
                 let steps = max(1, Int((tr.takesMs + tr.everyMs - 1) / tr.everyMs))
                 for k in 0...steps {
                     let f = Double(k) / Double(steps)
-                    add(tr.user, Fix(time: t0 + tr.takesMs * Int64(k) / Int64(steps), lat: a.lat + (z.lat - a.lat) * f, lon: a.lon + (z.lon - a.lon) * f))
+                    add(tr.user, Fix(time: t0 + Int64((Double(tr.takesMs) * f).rounded()), lat: a.lat + (z.lat - a.lat) * f, lon: a.lon + (z.lon - a.lon) * f))
                 }
             }
         }
@@ -122,6 +124,19 @@ final class CaseContext {
             byUser[u] = sorted
         }
         return byUser
+    }
+
+    /// Most fixes one stay or trip may make.
+    static let maxFixesPerItem: Int64 = 1_000_000
+
+    /// Whether a stay or trip of `lengthMs` with a fix every `everyMs` stays within
+    /// `maxFixesPerItem` fixes; reports it at `mark` when not.
+    func fewEnough(_ lengthMs: Int64, _ everyMs: Int64, _ mark: SourceMark) -> Bool {
+        guard everyMs > 0, lengthMs / everyMs < Self.maxFixesPerItem, lengthMs < 100 * 365 * 86_400_000 else {
+            source.error(mark, "this would make more than \(Self.maxFixesPerItem) fixes (or span more than 100 years): shorten it or write a larger 'every'")
+            return false
+        }
+        return true
     }
 
     /// Reports campaign, rule, offer and region ids of an expectation that no campaign has
