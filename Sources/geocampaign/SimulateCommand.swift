@@ -56,7 +56,11 @@ struct SimulateCommand: Command {
         for (i, id) in h.userIds.enumerated() {
             guard let o = replay.outcome(userId: id, fixes: h.fixes[i]) else { continue }
             counters.count(o, campaigns: campaigns)
-            let lines = Timeline.lines(o, campaigns: campaigns, includeSuppressed: includeSuppressed, time: time)
+            // Suppressed decisions are printed with their reason (arbitration run again, with words).
+            let reasons = includeSuppressed ? replay.explain(userId: id, fixes: h.fixes[i])?.decisions.map {
+                DecisionReasonText.text($0, campaigns: campaigns, time: time)
+            } : nil
+            let lines = Timeline.lines(o, campaigns: campaigns, includeSuppressed: includeSuppressed, time: time, reasons: reasons)
             if lines.isEmpty {
                 try sink.write("\(time.string(o.t0))  nothing happened: \(o.fixCount) point\(o.fixCount == 1 ? "" : "s") up to \(time.string(o.tEnd)), no region entered and no offer decided\n")
             }

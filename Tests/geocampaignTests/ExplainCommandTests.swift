@@ -107,4 +107,12 @@ final class ExplainCommandTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stdout.hasPrefix("2026-11-20 03:31:37 CET  enter     lorrenzillos/lorrenzillos (Lorrenzillo's)\n"), r.stdout)
     }
+
+    func testSimulateNamesTheReasonOfASuppressedDecision() throws {
+        let r = try BinaryRunner.run(["simulate", "--gpx", "Tests/Data/CampaignTests/fountain-twice.gpx", "--campaigns", "Tests/Data/CampaignTests/campaigns",
+                                      "--include-suppressed", "--quiet"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("2012-12-15 10:55 CET  capped    shapes/ice-cream by rule fountain-stay (cap of ice-cream reached: 1 delivered or held out in the last 24h (cap 1 per 24h): shapes/ice-cream delivered 2012-12-15 10:10 CET)\n"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("2012-12-15 10:10 CET  delivered shapes/ice-cream by rule fountain-stay\n"), r.stdout)
+    }
 }
