@@ -191,7 +191,7 @@ final class CampaignTestDecoder {
     }
 
     func decodeHistoryItem(_ node: YAMLNode) -> TestHistoryItem? {
-        guard let (kind, value, mark) = single(node, "history", kinds: ["stay", "trip", "fixes", "file"]) else { return nil }
+        guard let (kind, value, _) = single(node, "history", kinds: ["stay", "trip", "fixes", "file"]) else { return nil }
         switch kind {
         case "fixes":
             guard let s = value.scalar else {
