@@ -36,6 +36,7 @@ example: release
 test: deps
 	$(SWIFT) build
 	$(SWIFT) test
+	.build/debug/geocampaign test campaigns/tests
 
 conformance: release
 	../shared/tools/conformance-check --bin $(BIN_RELEASE)

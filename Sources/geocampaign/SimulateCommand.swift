@@ -14,6 +14,7 @@ struct SimulateCommand: Command {
         .value("until", "INSTANT", "Ignore points after this instant."),
         .flag("include-suppressed", "Also print suppressed decisions (held_out, capped, lower_priority, limited)."),
         .flag("quiet", "No summary on stderr."),
+        LocalTimeOption.spec,
     ]
     static let example = "geocampaign simulate --campaigns campaigns --gpx examples/lorrenzillos-dinner.gpx"
 
@@ -21,6 +22,7 @@ struct SimulateCommand: Command {
     var user: String?
     var startMs: Int64?
     var includeSuppressed: Bool
+    var tz: LocalTimeFormat?
 
     init(_ a: ParsedArguments) throws {
         guard let gpx = a.value("gpx") else { throw CLIError.usage("missing --gpx FILE", Self.usage) }
@@ -38,6 +40,7 @@ struct SimulateCommand: Command {
             startMs = ms
         }
         includeSuppressed = a.flag("include-suppressed")
+        tz = try LocalTimeOption.parse(a, usage: Self.usage)
     }
 
     func run() throws -> ExitCode {
@@ -48,13 +51,18 @@ struct SimulateCommand: Command {
         clock.lap("read")
         let replay = Replay(campaigns: campaigns, options: .init(untilMs: history.untilMs, threads: 1))
         var counters = ReplayCounters()
+        let time = LocalTimeFormat.forSet(campaigns, override: tz)
         let sink = try OutputSink(path: nil)
         for (i, id) in h.userIds.enumerated() {
             guard let o = replay.outcome(userId: id, fixes: h.fixes[i]) else { continue }
             counters.count(o, campaigns: campaigns)
-            let lines = Timeline.lines(o, campaigns: campaigns, includeSuppressed: includeSuppressed)
+            // Suppressed decisions are printed with their reason (arbitration run again, with words).
+            let reasons = includeSuppressed ? replay.explain(userId: id, fixes: h.fixes[i])?.decisions.map {
+                DecisionReasonText.text($0, campaigns: campaigns, time: time)
+            } : nil
+            let lines = Timeline.lines(o, campaigns: campaigns, includeSuppressed: includeSuppressed, time: time, reasons: reasons)
             if lines.isEmpty {
-                try sink.write("\(Timestamp.string(o.t0))  nothing happened: \(o.fixCount) point\(o.fixCount == 1 ? "" : "s") up to \(Timestamp.string(o.tEnd)), no region entered and no offer decided\n")
+                try sink.write("\(time.string(o.t0))  nothing happened: \(o.fixCount) point\(o.fixCount == 1 ? "" : "s") up to \(time.string(o.tEnd)), no region entered and no offer decided\n")
             }
             try sink.write(lines.joined())
         }

@@ -9,8 +9,11 @@ enum Timeline {
         var text: String
     }
 
-    /// Lines "TIME  what", exits before enters before decisions at the same instant.
-    static func lines(_ o: UserOutcome, campaigns: CampaignSet, includeSuppressed: Bool) -> [String] {
+    /// Lines "TIME  what" (local TIME in `time`'s zone), exits before enters before decisions at the same instant.
+    /// `reasons`, when given, holds each decision's reason in words (aligned with `o.decisions`),
+    /// printed after a suppressed decision.
+    static func lines(_ o: UserOutcome, campaigns: CampaignSet, includeSuppressed: Bool, time: LocalTimeFormat,
+                      reasons: [String]? = nil) -> [String] {
         var entries: [Entry] = []
         for (c, visits) in o.visits.enumerated() {
             let campaign = campaigns.campaigns[c]
@@ -26,14 +29,15 @@ enum Timeline {
                 }
             }
         }
-        for d in o.decisions where includeSuppressed || d.status == .delivered {
+        for (k, d) in o.decisions.enumerated() where includeSuppressed || d.status == .delivered {
             let campaign = campaigns.campaigns[d.trigger.campaign]
             let rule = campaign.rules[d.trigger.rule]
             let message = campaign.offerIndex(rule.offer).flatMap { campaign.offers[$0].message }.map { ": \"\($0)\"" } ?? ""
             entries.append(Entry(time: d.trigger.time, order: 2,
-                                 text: "\(d.status.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(campaign.id)/\(rule.offer) by rule \(rule.id)\(message)"))
+                                 text: "\(d.status.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(campaign.id)/\(rule.offer) by rule \(rule.id)\(message)"
+                                     + (d.status != .delivered && reasons?.indices.contains(k) == true ? " (\(reasons?[k] ?? ""))" : "")))
         }
         entries.sort { ($0.time, $0.order) < ($1.time, $1.order) }
-        return entries.map { "\(Timestamp.string($0.time))  \($0.text)\n" }
+        return entries.map { "\(time.string($0.time))  \($0.text)\n" }
     }
 }

@@ -11,13 +11,13 @@ final class CLITests: XCTestCase {
     func testTopLevelHelpListsEveryCommand() throws {
         let r = try BinaryRunner.run(["--help"])
         XCTAssertEqual(r.status, 0)
-        for c in ["validate", "evaluate", "events", "explain", "simulate", "regions"] {
+        for c in ["validate", "evaluate", "events", "explain", "simulate", "regions", "test"] {
             XCTAssertTrue(r.stdout.contains("  \(c) "), "help lacks \(c):\n\(r.stdout)")
         }
     }
 
     func testEveryCommandHasHelpWithUsageOptionsAndExample() throws {
-        for c in ["validate", "evaluate", "events", "explain", "simulate", "regions"] {
+        for c in ["validate", "evaluate", "events", "explain", "simulate", "regions", "test"] {
             let r = try BinaryRunner.run([c, "--help"])
             XCTAssertEqual(r.status, 0, c)
             XCTAssertTrue(r.stdout.contains("USAGE: geocampaign \(c)"), r.stdout)

@@ -114,9 +114,11 @@ public struct Arbiter: Sendable {
     }
 
     func run(userId: String, triggers: [Trigger], explain: Bool) -> [ExplainedDecision] {
-        // Delivered and held-out times per capped offer (by its slot), few per user.
-        var capHistory: [(slot: Int, times: [Int64])] = []
+        // Delivered and held-out times per capped offer (by its slot), few per user; with
+        // `explain`, the decisions themselves beside the times, to name them in reasons.
+        var capHistory: [(slot: Int, times: [Int64], decisions: [PriorDecision])] = []
         var deliveredTimes: [Int64] = []
+        var delivered: [PriorDecision] = []
         var lastDelivered: Trigger?
         var heldOut = [Int8](repeating: -1, count: campaigns.campaigns.count)
         var out: [ExplainedDecision] = []
@@ -129,6 +131,7 @@ public struct Arbiter: Sendable {
             let history = cap == nil ? nil : capHistory.firstIndex { $0.slot == slot }
             let status: DecisionStatus
             var why = ""
+            var reason = DecisionReason.delivered
             let capCount = cap.map { Self.count(history.map { capHistory[$0].times } ?? [], within: $0.perMs, at: t) } ?? 0
             lazy var offer = self.offer(of: trigger)
             if let cap, capCount >= cap.count {
@@ -136,36 +139,49 @@ public struct Arbiter: Sendable {
                 if explain {
                     why = "cap of \(offer?.id ?? "?") reached: \(capCount) delivered or held out "
                         + Self.windowText(cap.perMs) + " (cap \(Self.capText(cap)))"
+                    reason = .capped(cap: cap, by: history.map { Array(capHistory[$0].decisions.suffix(capCount)) } ?? [])
                 }
             } else if isHeldOut(campaign: trigger.campaign, userId: userId, cache: &heldOut) {
                 status = .heldOut
                 if explain {
                     let c = campaigns.campaigns[trigger.campaign]
-                    why = "user is in the \(Self.percentText(c.holdoutPercent))% holdout of \(c.id) "
-                        + "(bucket \(Holdout.bucket(campaignId: c.id, userId: userId)) of 10000)"
+                    let bucket = Holdout.bucket(campaignId: c.id, userId: userId)
+                    why = "user is in the \(Self.percentText(c.holdoutPercent))% holdout of \(c.id) (bucket \(bucket) of 10000)"
+                    reason = .heldOut(percent: c.holdoutPercent, bucket: bucket)
                 }
             } else if let last = lastDelivered, last.time == t {
                 status = .lowerPriority
-                if explain { why = "\(name(of: last)) was delivered at the same instant" }
+                if explain {
+                    why = "\(name(of: last)) was delivered at the same instant"
+                    reason = .lowerPriority(by: PriorDecision(trigger: last, status: .delivered))
+                }
             } else if let limit = campaigns.settings.perUserLimit,
                       Self.count(deliveredTimes, within: limit.perMs, at: t) >= limit.count {
                 status = .limited
                 if explain {
                     let n = Self.count(deliveredTimes, within: limit.perMs, at: t)
                     why = "per-user limit reached: \(n) \(n == 1 ? "delivery" : "deliveries") " + Self.windowText(limit.perMs) + " (limit \(Self.capText(limit)))"
+                    reason = .limited(limit: limit, by: Array(delivered.suffix(n)))
                 }
             } else {
                 status = .delivered
                 if explain { why = "delivered: no cap, holdout, earlier delivery at this instant or limit stood in the way" }
             }
             if cap != nil && (status == .delivered || status == .heldOut) {
-                if let h = history { capHistory[h].times.append(t) } else { capHistory.append((slot, [t])) }
+                let prior = explain ? [PriorDecision(trigger: trigger, status: status)] : []
+                if let h = history {
+                    capHistory[h].times.append(t)
+                    capHistory[h].decisions += prior
+                } else {
+                    capHistory.append((slot, [t], prior))
+                }
             }
             if status == .delivered {
                 deliveredTimes.append(t)
+                if explain { delivered.append(PriorDecision(trigger: trigger, status: status)) }
                 lastDelivered = trigger
             }
-            out.append(ExplainedDecision(decision: Decision(trigger: trigger, status: status), why: why))
+            out.append(ExplainedDecision(decision: Decision(trigger: trigger, status: status), why: why, reason: reason))
         }
         return out
     }

@@ -10,10 +10,14 @@ public extension DecisionsWriter {
         let ruleText: [[[UInt8]]]
         /// Per campaign, per rule: `,"message":...` or nothing.
         let messageText: [[[UInt8]]]
+        /// With `includeSuppressed`: arbitration run again, with reasons, for a user with a
+        /// suppressed decision (the replay decides without them; the result is the same).
+        let arbiter: Arbiter?
 
         init(_ writer: DecisionsWriter, campaigns: CampaignSet) {
             self.writer = writer
             self.campaigns = campaigns
+            arbiter = writer.includeSuppressed ? Arbiter(campaigns: campaigns) : nil
             var ruleText: [[[UInt8]]] = [], messageText: [[[UInt8]]] = []
             for campaign in campaigns.campaigns {
                 var rules: [[UInt8]] = [], messages: [[UInt8]] = []
@@ -49,7 +53,12 @@ public extension DecisionsWriter {
                 return
             }
             var userText: [UInt8] = []
-            for d in outcome.decisions where writer.includeSuppressed || d.status == .delivered {
+            var reasons: [DecisionReason]?
+            if let arbiter, outcome.decisions.contains(where: { $0.status != .delivered }) {
+                let explained = arbiter.explainDecisions(userId: outcome.userId, triggers: outcome.triggers)
+                if explained.map(\.decision) == outcome.decisions { reasons = explained.map(\.reason) }
+            }
+            for (k, d) in outcome.decisions.enumerated() where writer.includeSuppressed || d.status == .delivered {
                 let c = d.trigger.campaign, r = d.trigger.rule
                 if userText.isEmpty {
                     userText.append(contentsOf: #"{"user":"#.utf8)
@@ -82,6 +91,8 @@ public extension DecisionsWriter {
                         out.append(contentsOf: Text.openVisit)
                     }
                 }
+                out.append(0x5D)
+                if let reasons { DecisionReasonJSON.append(reasons[k], campaigns: campaigns, to: &out) }
                 out.append(contentsOf: Text.end)
             }
         }
@@ -95,7 +106,7 @@ public extension DecisionsWriter {
         static let exit = Array(#"","exit":""#.utf8)
         static let closeVisit = Array(#""}"#.utf8)
         static let openVisit = Array(#"","exit":null}"#.utf8)
-        static let end = Array("]}\n".utf8)
+        static let end = Array("}\n".utf8)
     }
 
     /// This writer bound to `campaigns` (see `Prepared`).

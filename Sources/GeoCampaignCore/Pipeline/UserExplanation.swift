@@ -25,7 +25,9 @@ extension Replay {
     /// Explains one user: visits, where each rule held or came closest, and every decision and why.
     /// - Returns: nil when the user has no fix (after `--until`).
     /// - Complexity: as `outcome(userId:fixes:)`, plus the explanation of every rule.
-    public func explain(userId: String, fixes: [Fix]) -> UserExplanation? {
+    ///   - time: writes the rules' instants in local time, per campaign (RFC 3339 UTC when nil or
+    ///     shorter than the campaigns).
+    public func explain(userId: String, fixes: [Fix], time: [LocalTimeFormat]? = nil) -> UserExplanation? {
         guard let o = outcome(userId: userId, fixes: fixes) else { return nil }
         let considered = Array(fixes.prefix(o.fixCount))
         var counts: [UserExplanation.FixCounts] = []
@@ -34,7 +36,8 @@ extension Replay {
             let maxAccuracy = campaign.tracking.over(campaigns.settings.tracking).over(.defaults).maxAccuracyM ?? 100
             let used = considered.lazy.filter { $0.isUsed(maxAccuracy: maxAccuracy) }.count
             counts.append(.init(used: used, skippedForAccuracy: considered.count - used))
-            rules.append(evaluators[c].explain(visits: o.visits[c], t0: o.t0, tEnd: o.tEnd))
+            let zone = time.flatMap { $0.indices.contains(c) ? $0[c] : nil }
+            rules.append(evaluators[c].explain(visits: o.visits[c], t0: o.t0, tEnd: o.tEnd, time: zone))
         }
         return UserExplanation(outcome: o, skippedAfterUntil: fixes.count - o.fixCount, fixes: counts, rules: rules,
                                decisions: arbiter.explainDecisions(userId: userId, triggers: o.triggers))

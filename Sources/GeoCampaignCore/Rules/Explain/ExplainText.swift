@@ -32,15 +32,21 @@ enum ExplainText {
         return words.isEmpty ? "no region" : words.joined(separator: " or ")
     }
 
-    /// `2026-03-09T21:38:16Z to 2026-03-09T22:00:33Z`, or `... to the end of the history`.
-    static func interval(_ i: Interval, tEnd: Int64) -> String {
-        Timestamp.string(i.start) + " to " + (i.end > tEnd ? "the end of the history" : Timestamp.string(i.end))
+    /// An instant in the local `time` format (`2026-03-09 13:38:16 PST`), or RFC 3339 UTC without one.
+    static func instant(_ ms: Int64, _ time: LocalTimeFormat?) -> String {
+        time?.string(ms) ?? Timestamp.string(ms)
+    }
+
+    /// `2026-03-09T21:38:16Z to 2026-03-09T22:00:33Z`, or `... to the end of the history`; in
+    /// local time with `time`.
+    static func interval(_ i: Interval, tEnd: Int64, time: LocalTimeFormat? = nil) -> String {
+        instant(i.start, time) + " to " + (i.end > tEnd ? "the end of the history" : instant(i.end, time))
     }
 
     /// `held 2 times: A to B; C to D` (the first five intervals, then how many more).
-    static func held(_ intervals: [Interval], tEnd: Int64) -> String {
+    static func held(_ intervals: [Interval], tEnd: Int64, time: LocalTimeFormat? = nil) -> String {
         let times = intervals.count == 1 ? "once" : "\(intervals.count) times"
-        let shown = intervals.prefix(5).map { interval($0, tEnd: tEnd) }.joined(separator: "; ")
+        let shown = intervals.prefix(5).map { interval($0, tEnd: tEnd, time: time) }.joined(separator: "; ")
         return "held \(times): " + shown + (intervals.count > 5 ? "; and \(intervals.count - 5) more" : "")
     }
 

@@ -1,9 +1,9 @@
 extension InsideEvaluator {
     /// Where the user was inside, or that they never were.
-    func report(_ ctx: EvaluationContext, names: [String], phrase: String) -> ConditionReport {
+    func report(_ ctx: EvaluationContext, names: [String], time: LocalTimeFormat? = nil, phrase: String) -> ConditionReport {
         let held = intervals(ctx).intervals
         let regions = uniqueNames(ctx.matching(mask).map { ctx.visits[$0].region }, names)
-        let text = held.isEmpty ? "never \(phrase)" : "\(phrase): " + ExplainText.held(held, tEnd: ctx.domain.end - 1)
+        let text = held.isEmpty ? "never \(phrase)" : "\(phrase): " + ExplainText.held(held, tEnd: ctx.domain.end - 1, time: time)
         return ConditionReport(kind: .inside, held: held, regions: regions, description: text)
     }
 }

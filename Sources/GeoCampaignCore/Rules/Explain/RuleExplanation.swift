@@ -19,10 +19,13 @@ public struct RuleExplanation: Sendable, Equatable {
     public var onlyOutsideActiveWindow: Bool
     /// One paragraph: the intervals where it held, or the nearest miss.
     public var description: String
+    /// For a rule that never held: where it would first have held had the history gone on
+    /// (visits as they stood at its end); nil otherwise.
+    public var heldAfterEnd: Int64?
 
     /// Creates an explanation.
     public init(rule: Int, ruleId: String, offer: String, held: [Interval], triggers: [Int64], condition: ConditionReport,
-                onlyOutsideActiveWindow: Bool, description: String) {
+                onlyOutsideActiveWindow: Bool, description: String, heldAfterEnd: Int64? = nil) {
         self.rule = rule
         self.ruleId = ruleId
         self.offer = offer
@@ -31,5 +34,6 @@ public struct RuleExplanation: Sendable, Equatable {
         self.condition = condition
         self.onlyOutsideActiveWindow = onlyOutsideActiveWindow
         self.description = description
+        self.heldAfterEnd = heldAfterEnd
     }
 }

@@ -7,14 +7,14 @@ extension SequenceEvaluator {
     }
 
     /// Where a match held, or how many steps happened in order, or the quickest complete match.
-    func report(_ ctx: EvaluationContext, names: [String]) -> ConditionReport {
+    func report(_ ctx: EvaluationContext, names: [String], time: LocalTimeFormat? = nil) -> ConditionReport {
         let k = condition.steps.count
         let held = intervals(ctx).intervals
         func name(_ visit: Int) -> String { uniqueNames([ctx.visits[visit].region], names).first ?? "?" }
         if let first = held.first {
             let chain = evidence(at: first.start, ctx).map(name)
             return ConditionReport(kind: .sequence, held: held, achieved: k, required: k, thresholdMs: condition.withinMs,
-                                   regions: chain, description: "\(phrase): " + ExplainText.held(held, tEnd: ctx.domain.end - 1))
+                                   regions: chain, description: "\(phrase): " + ExplainText.held(held, tEnd: ctx.domain.end - 1, time: time))
         }
         let table = table(ctx)
         // The longest run of steps that happened in order (earliest entries first keep the most room).

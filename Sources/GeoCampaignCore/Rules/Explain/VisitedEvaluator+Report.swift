@@ -17,7 +17,7 @@ extension VisitedEvaluator {
     }
 
     /// Where enough visits were counted, or the best count reached and its regions.
-    func report(_ ctx: EvaluationContext, names: [String]) -> ConditionReport {
+    func report(_ ctx: EvaluationContext, names: [String], time: LocalTimeFormat? = nil) -> ConditionReport {
         let atLeast = condition.atLeast, minDwell = condition.minDwellMs
         let dwellNote = minDwell > 0 ? " (stays of at least \(ExplainText.duration(minDwell)) count)" : ""
         let held = intervals(ctx).intervals
@@ -25,7 +25,7 @@ extension VisitedEvaluator {
         if let first = held.first {
             let regions = uniqueNames(occ.filter { $0.span.contains(first.start) }.map(\.region), names)
             return ConditionReport(kind: .visited, held: held, achieved: atLeast, required: atLeast, regions: regions,
-                                   description: "\(phrase)\(dwellNote): " + ExplainText.held(held, tEnd: ctx.domain.end - 1))
+                                   description: "\(phrase)\(dwellNote): " + ExplainText.held(held, tEnd: ctx.domain.end - 1, time: time))
         }
         let matching = ctx.matching(mask).filter { ctx.visits[$0].enter < ctx.domain.end }
         if occ.isEmpty {
