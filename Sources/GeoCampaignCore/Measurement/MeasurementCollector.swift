@@ -23,9 +23,9 @@ public final class MeasurementCollector: @unchecked Sendable {
     }
 
     /// The figures of everything added so far.
-    public func measurement(lines: Int) -> Measurement {
+    public func measurement(lines: Int) -> MeasurementResult {
         lock.lock()
         defer { lock.unlock() }
-        return Measurement(tally: tally, campaigns: plan.campaigns, lines: lines)
+        return MeasurementResult(tally: tally, campaigns: plan.campaigns, lines: lines)
     }
 }

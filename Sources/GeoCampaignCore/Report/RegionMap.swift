@@ -49,7 +49,7 @@ public enum RegionMap {
     ///   - campaigns: the campaigns whose regions are drawn (the set `m` was made from).
     ///   - user: the user to draw, if any.
     /// - Complexity: O(vertices + fixes of the user).
-    public static func svg(_ m: Measurement, campaigns: CampaignSet, user: ReportUser?) -> String {
+    public static func svg(_ m: MeasurementResult, campaigns: CampaignSet, user: ReportUser?) -> String {
         let frame = frame(campaigns: campaigns, user: user)
         let maxVisits = m.campaigns.flatMap(\.regionVisits).max() ?? 0
         var s = "<svg id=\"map\" class=\"map\" viewBox=\"\(frame.viewBox)\" role=\"img\" aria-label=\"Map of the campaigns' regions, colored by visits\">\n"

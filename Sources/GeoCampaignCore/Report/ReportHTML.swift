@@ -12,7 +12,7 @@ public enum ReportHTML {
     ///   - campaigns: the campaigns it was made from.
     ///   - user: a user to draw on the map and list, if any.
     /// - Complexity: O(vertices of the regions + campaigns' rules, offers and days + the user's fixes).
-    public static func render(_ m: Measurement, campaigns: CampaignSet, user: ReportUser?) -> [UInt8] {
+    public static func render(_ m: MeasurementResult, campaigns: CampaignSet, user: ReportUser?) -> [UInt8] {
         var s = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         s += "<meta http-equiv=\"Content-Security-Policy\" content=\"\(ReportAssets.contentSecurityPolicy)\">\n"
         s += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -27,7 +27,7 @@ public enum ReportHTML {
         return Array(s.utf8)
     }
 
-    static func overview(_ m: Measurement, campaigns: CampaignSet) -> String {
+    static func overview(_ m: MeasurementResult, campaigns: CampaignSet) -> String {
         var s = "<header>\n<h1>Campaign report</h1>\n"
         if let p = m.period {
             s += "<p class=\"muted\">From \(ReportTime.text(p.from)) to \(ReportTime.text(p.to)) (the latest location in the data).</p>\n"
@@ -44,7 +44,7 @@ public enum ReportHTML {
         return s + "</header>\n"
     }
 
-    static func mapSection(_ m: Measurement, campaigns: CampaignSet, user: ReportUser?) -> String {
+    static func mapSection(_ m: MeasurementResult, campaigns: CampaignSet, user: ReportUser?) -> String {
         let maxVisits = m.campaigns.flatMap(\.regionVisits).max() ?? 0
         var s = "<section id=\"map-section\">\n<h2>Map</h2>\n<div class=\"map-tools\">"
         s += "<label>Campaign <select id=\"map-campaign\"><option value=\"\">all campaigns</option>"

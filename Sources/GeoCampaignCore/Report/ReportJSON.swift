@@ -6,7 +6,7 @@ public enum ReportJSON {
 
     /// The report of `m` as UTF-8 JSON text ending with a newline.
     /// - Complexity: O(campaigns + rules + offers + goal regions).
-    public static func render(_ m: Measurement) -> [UInt8] {
+    public static func render(_ m: MeasurementResult) -> [UInt8] {
         var w = Writer()
         w.open("{")
         w.key("period")

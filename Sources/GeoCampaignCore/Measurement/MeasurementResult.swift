@@ -1,5 +1,5 @@
 /// Reach and lift of a replay (measurement.md 4 and 3): what `geocampaign report` shows.
-public struct Measurement: Sendable {
+public struct MeasurementResult: Sendable {
     /// `[min T0, T_data]`: the first and the latest fix considered; nil for an empty history.
     public var period: (from: Int64, to: Int64)?
     /// Lines read (formats.md 3.3).
