@@ -119,11 +119,10 @@ public enum ReportHTML {
         var s = "<div class=\"scroll\"><table class=\"reach-offers\"><thead><tr><th>offer</th><th class=\"num\">users reached</th>"
         for st in ReportJSON.statusOrder { s += "<th class=\"num\">\(st.rawValue.replacingOccurrences(of: "_", with: " "))</th>" }
         s += "<th>decisions</th></tr></thead><tbody>\n"
-        for (i, o) in c.offers.enumerated() {
+        for o in c.offers {
             s += "<tr data-offer=\"\(HTMLText.escape(o.offer))\"><td>\(HTMLText.escape(o.offer))</td><td class=\"num\">\(HumanNumber.count(o.reached))</td>"
             for st in ReportJSON.statusOrder { s += "<td class=\"num\">\(HumanNumber.count(o.decisions[st] ?? 0))</td>" }
             s += "<td class=\"barcell\">\(bar(DayChart.stack.map { ("status-\($0.rawValue)", o.decisions[$0] ?? 0) }, of: top))</td></tr>\n"
-            _ = totals[i]
         }
         return s + "</tbody></table></div>\n"
     }
@@ -132,6 +131,12 @@ public enum ReportHTML {
         let regions = l.goal.selector.regions.map { HTMLText.escape($0) } + l.goal.selector.tags.map { "tag " + HTMLText.escape($0) }
         let dwell = l.goal.minDwellMs > 0 ? " of at least \(ReportTime.duration(l.goal.minDwellMs))" : ""
         return "A user converts with a visit\(dwell) to \(regions.joined(separator: ", ")) that begins within \(ReportTime.duration(l.goal.withinMs)) after the user's first decision of the campaign (of any status)."
+    }
+
+    /// "p = 0.036", or "p &lt; 0.001" (escaped for HTML).
+    static func pText(_ p: Double) -> String {
+        let v = HumanNumber.pValue(p)
+        return HTMLText.escape(v.hasPrefix("<") ? "p " + v : "p = " + v)
     }
 
     static func liftSection(_ cl: CampaignLift?, holdout: Double) -> String {
@@ -162,7 +167,7 @@ public enum ReportHTML {
         if let inc = l.incrementalConversions {
             s += "<dt>incremental conversions</dt><dd>\(HumanNumber.decimal(inc, digits: 1, signed: true)) among the treated</dd>"
         }
-        s += "<dt>p-value</dt><dd>" + (l.pValue.map { HumanNumber.pValue($0) } ?? "n/a: no difference can be tested (no conversions, or all converted)") + "</dd></dl>\n"
+        s += "<dt>p-value</dt><dd>" + (l.pValue.map { HTMLText.escape(HumanNumber.pValue($0)) } ?? "n/a: no difference can be tested (no conversions, or all converted)") + "</dd></dl>\n"
         if let chart = LiftChart.svg(l) {
             s += chart + "\n<p class=\"note\">The bar is the 95% interval of the absolute lift, the dot the estimate; the dashed line is no effect.</p>\n"
         }
@@ -170,9 +175,9 @@ public enum ReportHTML {
             s += "<p class=\"verdict not-enough\">Not a result: \(tooFewWords). Until then no difference here, however large it looks, is significant.</p>\n"
         } else if let p = l.pValue, p < 0.05 {
             let way = (l.absoluteLift ?? 0) > 0 ? "more" : "fewer"
-            s += "<p class=\"verdict significant\">Significant at the 5% level (p = \(HumanNumber.pValue(p))): treated users converted \(way) than the holdout. This holds for one look planned in advance, not for a look repeated until it shows something (docs/report.md).</p>\n"
+            s += "<p class=\"verdict significant\">Significant at the 5% level (\(pText(p))): treated users converted \(way) than the holdout. This holds for one look planned in advance, not for a look repeated until it shows something (docs/report.md).</p>\n"
         } else {
-            s += "<p class=\"verdict not-significant\">No significant difference at the 5% level" + (l.pValue.map { " (p = \(HumanNumber.pValue($0)))" } ?? "") + ": the data are consistent with no effect.</p>\n"
+            s += "<p class=\"verdict not-significant\">No significant difference at the 5% level" + (l.pValue.map { " (\(pText($0)))" } ?? "") + ": the data are consistent with no effect.</p>\n"
         }
         return s + "</div>\n"
     }
