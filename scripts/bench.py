@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """make bench: generate the synthetic city (once per size), run `geocampaign evaluate` on it and
-print a table: fixes/s end to end, the time of each stage, peak resident memory, core count.
+print a table: fixes/s end to end, the time of each stage, peak resident memory, core count;
+then, with M among the sizes, `geocampaign report` (HTML and JSON) against `evaluate` on M.
 
 Usage: scripts/bench.py [--sizes "S M L"] [--bin .build/release/geocampaign] [--threads N]
-                        [--no-sorted] [--extra "M:100000"]
+                        [--no-sorted] [--no-report] [--extra "M:100000"]
 The data goes to bench-data/ (git-ignored); it is made by scripts/gen_bench.py with a fixed seed.
 """
 import argparse, os, re, subprocess, sys, time
@@ -18,6 +19,7 @@ ap.add_argument("--threads", type=int)
 ap.add_argument("--extra", default="M:100000", help="SIZE:REGIONS runs besides the standard sizes (empty for none)")
 ap.add_argument("--no-sorted", action="store_true", help="skip the run of L with --sorted on a user-grouped copy")
 ap.add_argument("--repeat", type=int, default=3, help="runs of each case; the fastest is reported (wall times vary run to run on a shared machine)")
+ap.add_argument("--no-report", action="store_true", help="skip the case timing `report` against `evaluate` on M")
 a = ap.parse_args()
 
 
@@ -67,10 +69,10 @@ def best_run(d, times, extra=(), history="history.jsonl"):
     return best
 
 
-def run(d, extra=(), history="history.jsonl"):
-    out = os.path.join(d, "decisions.jsonl")
-    cmd = [a.bin, "evaluate", "--campaigns", os.path.join(d, "campaigns"), "--history",
-           os.path.join(d, history), "--output", out, "--include-suppressed"] + list(extra)
+def run(d, extra=(), history="history.jsonl", command="evaluate"):
+    out = os.path.join(d, "decisions.jsonl" if command == "evaluate" else "report.html")
+    cmd = [a.bin, command, "--campaigns", os.path.join(d, "campaigns"), "--history",
+           os.path.join(d, history), "--output", out] + (["--include-suppressed"] if command == "evaluate" else []) + list(extra)
     if a.threads:
         cmd += ["--threads", str(a.threads)]
     t = time.time()
@@ -83,7 +85,7 @@ def run(d, extra=(), history="history.jsonl"):
     fixes = int(re.search(r"fixes accepted: (\d+)", err).group(1))
     stages = dict((k, float(v)) for k, v in re.findall(r"([\w+]+) ([\d.]+) s", err.split("stages:")[-1]))
     return {"wall": wall, "fixes": fixes, "rss_mb": ru.ru_maxrss / 1024, "stages": stages,
-            "decisions": count_lines(out)}
+            "decisions": count_lines(out) if command == "evaluate" else 0, "bytes": os.path.getsize(out)}
 
 
 rows = []
@@ -109,6 +111,21 @@ if not a.no_sorted and "L" in a.sizes.split():
     r["name"] = "L --sorted"
     rows.append(r)
 
+report_rows = []
+if not a.no_report and "M" in a.sizes.split():
+    # issue 13: `report` (HTML, the default, and JSON) on M within 1.3x the time of `evaluate`.
+    # The runs alternate so that a busy moment of the shared machine weighs on both alike.
+    d = data_dir("M")
+    runs = {"evaluate": [], "report": [], "report json": []}
+    for _ in range(max(1, a.repeat)):
+        runs["evaluate"].append(run(d))
+        runs["report"].append(run(d, command="report"))
+        runs["report json"].append(run(d, ["--format", "json"], command="report"))
+    for name, rs in runs.items():
+        best = min(rs, key=lambda r: r["wall"])
+        best["name"], best["rss_mb"] = name, max(r["rss_mb"] for r in rs)
+        report_rows.append(best)
+
 cores = os.cpu_count()
 print(f"\ngeocampaign evaluate, {cores} cores, threads: {a.threads or 'all'}")
 print(f"{'case':<22}{'fixes':>12}{'wall s':>9}{'M fixes/s':>11}{'campaigns s':>13}{'read s':>9}{'replay s':>10}{'peak MB':>9}{'base MB':>9}{'B/fix':>7}{'decisions':>11}")
@@ -122,3 +139,11 @@ for r in rows:
 print(f"wall: the fastest of {a.repeat} runs of each case (peak MB: the highest);")
 print("peak MB: peak resident memory of the run; base MB: the same run on a one-line history (process and regions);")
 print("B/fix: (peak - base) per fix. Stages: campaigns = loading YAML and imports, read = history, replay = crossing, rules, decisions, writing.")
+if report_rows:
+    base = report_rows[0]["wall"]
+    print(f"\nreport against evaluate on M, {cores} cores (the fastest of {a.repeat} alternating runs each)")
+    print(f"{'command':<14}{'wall s':>9}{'x evaluate':>12}{'peak MB':>9}{'output MB':>11}")
+    for r in report_rows:
+        print(f"{r['name']:<14}{r['wall']:>9.2f}{r['wall'] / base:>12.2f}{r['rss_mb']:>9.0f}{r['bytes'] / 1e6:>11.2f}")
+    worst = max(r["wall"] for r in report_rows[1:]) / base
+    print(f"target: report within 1.3x evaluate: {'met' if worst <= 1.3 else 'NOT met'} ({worst:.2f}x)")
