@@ -23,7 +23,7 @@ public enum DayChart {
         let totals = days.map { d in stack.reduce(0) { $0 + (d.counts[$1] ?? 0) } }
         let top = max(1, totals.max() ?? 1)
         let width = 640.0, height = 180.0, left = 36.0, bottom = 24.0, plotH = height - bottom - 8
-        let slot = (width - left - 4) / Double(days.count), bar = max(1, slot * 0.8)
+        let slot = (width - left - 4) / Double(days.count), bar = min(max(1, slot * 0.8), 40)
         var s = "<svg class=\"day-chart\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"Decisions per day\">\n"
         s += "<line class=\"axis\" x1=\"\(left)\" y1=\"\(height - bottom)\" x2=\"\(width - 4)\" y2=\"\(height - bottom)\"/>\n"
         s += "<text class=\"tick\" x=\"\(left - 4)\" y=\"14\" text-anchor=\"end\">\(HumanNumber.count(top))</text>\n"

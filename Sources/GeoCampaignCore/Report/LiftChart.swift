@@ -20,8 +20,12 @@ public enum LiftChart {
         s += "<text class=\"tick\" x=\"\(x(0))\" y=\"76\" text-anchor=\"middle\">0 (no effect)</text>\n"
         s += "<rect class=\"ci\" x=\"\(x(ci.low))\" y=\"26\" width=\"\(MapFrame.fmt(max(1, pos(ci.high) - pos(ci.low))))\" height=\"12\" rx=\"3\"/>\n"
         s += "<circle class=\"estimate\" cx=\"\(x(est))\" cy=\"32\" r=\"6\"/>\n"
-        s += "<text class=\"tick\" x=\"\(x(ci.low))\" y=\"18\" text-anchor=\"middle\">\(HumanNumber.points(ci.low))</text>\n"
-        s += "<text class=\"tick\" x=\"\(x(ci.high))\" y=\"18\" text-anchor=\"middle\">\(HumanNumber.points(ci.high))</text>\n"
+        if pos(ci.high) - pos(ci.low) < 60 {
+            s += "<text class=\"tick\" x=\"\(x((ci.low + ci.high) / 2))\" y=\"18\" text-anchor=\"middle\">\(HumanNumber.points(ci.low)) to \(HumanNumber.points(ci.high))</text>\n"
+        } else {
+            s += "<text class=\"tick\" x=\"\(x(ci.low))\" y=\"18\" text-anchor=\"middle\">\(HumanNumber.points(ci.low))</text>\n"
+            s += "<text class=\"tick\" x=\"\(x(ci.high))\" y=\"18\" text-anchor=\"middle\">\(HumanNumber.points(ci.high))</text>\n"
+        }
         return s + "</svg>"
     }
 }

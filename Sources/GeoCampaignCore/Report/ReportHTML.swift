@@ -128,9 +128,12 @@ public enum ReportHTML {
     }
 
     static func goalWords(_ l: CampaignLift) -> String {
-        let regions = l.goal.selector.regions.map { HTMLText.escape($0) } + l.goal.selector.tags.map { "tag " + HTMLText.escape($0) }
+        var places = l.goal.selector.regions.map { HTMLText.escape($0) }
+        if !l.goal.selector.tags.isEmpty {
+            places.append("any region tagged " + l.goal.selector.tags.map { HTMLText.escape($0) }.joined(separator: " or "))
+        }
         let dwell = l.goal.minDwellMs > 0 ? " of at least \(ReportTime.duration(l.goal.minDwellMs))" : ""
-        return "A user converts with a visit\(dwell) to \(regions.joined(separator: ", ")) that begins within \(ReportTime.duration(l.goal.withinMs)) after the user's first decision of the campaign (of any status)."
+        return "A user converts with a visit\(dwell) to \(places.joined(separator: " or ")) that begins within \(ReportTime.duration(l.goal.withinMs)) after the user's first decision of the campaign (of any status)."
     }
 
     /// "p = 0.036", or "p &lt; 0.001" (escaped for HTML).
