@@ -38,11 +38,17 @@ struct ReportCommand: Command {
     func run() throws -> ExitCode {
         var clock = StageClock()
         let paths = history.campaignPaths
-        // The campaigns load while the history is read; their errors are told first (the gate).
-        let job = BackgroundTask { () -> Result<CampaignSet, Error> in Result { try CampaignLoading.load(paths).campaignSet } }
+        let options = Replay.Options(untilMs: history.untilMs, threads: history.threads)
+        // The campaigns load and compile while the history is read; their errors are told first (the gate).
+        let job = BackgroundTask { () -> Result<(CampaignSet, Replay), Error> in
+            Result {
+                let campaigns = try CampaignLoading.load(paths).campaignSet
+                return (campaigns, Replay(campaigns: campaigns, options: options))
+            }
+        }
         let (h, stats) = try HistoryLoading.read(history, progress: ProgressLine(quiet: history.quiet), gate: { _ = try job.value.get() })
         clock.lap("read")
-        let campaigns = try job.value.get()
+        let (campaigns, replay) = try job.value.get()
         var shown: ReportUser?
         var userIndex: Int?
         if let user {
@@ -52,7 +58,6 @@ struct ReportCommand: Command {
             }
             userIndex = i
         }
-        let replay = Replay(campaigns: campaigns, options: .init(untilMs: history.untilMs, threads: history.threads))
         let collector = MeasurementCollector(plan: MeasurementPlan(campaigns: campaigns))
         let counters = replay.run(history: h, render: { o, c in
             c.count(o, campaigns: campaigns)

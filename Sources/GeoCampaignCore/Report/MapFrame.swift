@@ -46,9 +46,12 @@ public struct MapFrame: Sendable, Equatable {
     public var viewBox: String { "0 0 \(Self.fmt(width)) \(Self.fmt(height))" }
 
     /// A length in SVG units with one decimal (10 cm of projected map), shortest form.
+    /// - Complexity: O(1); integer arithmetic only (no `String(format:)`, slow on a map's every vertex).
     public static func fmt(_ v: Double) -> String {
-        let r = (v * 10).rounded() / 10
-        if r == r.rounded() && abs(r) < 1e15 { return String(Int64(r)) }
-        return String(format: "%.1f", r)
+        let tenths = (v * 10).rounded()
+        guard tenths.isFinite, abs(tenths) < 9e17 else { return "0" }
+        let t = Int64(tenths), whole = t / 10, frac = abs(t % 10)
+        let sign = t < 0 && whole == 0 ? "-" : ""
+        return frac == 0 ? sign + String(whole) : sign + String(whole) + "." + String(frac)
     }
 }

@@ -30,6 +30,10 @@ final class ReportRegionMapTests: XCTestCase {
         XCTAssertEqual(MapFrame(points: []).width, 2000)
         XCTAssertEqual(MapFrame.fmt(12.34), "12.3")
         XCTAssertEqual(MapFrame.fmt(12.0), "12")
+        XCTAssertEqual(MapFrame.fmt(-0.34), "-0.3")
+        XCTAssertEqual(MapFrame.fmt(-12.36), "-12.4")
+        XCTAssertEqual(MapFrame.fmt(0.04), "0")
+        XCTAssertEqual(MapFrame.fmt(.nan), "0")
     }
 
     func testHeatRunsFromPaleToDarkOnALogScale() {
