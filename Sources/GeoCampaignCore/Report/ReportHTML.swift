@@ -158,7 +158,8 @@ public enum ReportHTML {
         if let a = l.absoluteLift, let ci = l.absoluteCI95 {
             s += "<dt>absolute lift</dt><dd>\(HumanNumber.points(a)) (95% interval \(HumanNumber.points(ci.low)) to \(HumanNumber.points(ci.high)))</dd>"
         } else {
-            s += "<dt>absolute lift</dt><dd>n/a: a group has no measured user</dd>"
+            let why = holdout > 0 ? "a group has no measured user" : "the campaign has no holdout, so there is nobody to compare with: set holdout: 10% (for example)"
+            s += "<dt>absolute lift</dt><dd>n/a: \(why)</dd>"
         }
         if let r = l.relativeLift {
             s += "<dt>relative lift</dt><dd>\(HumanNumber.percent(r, signed: true))"
