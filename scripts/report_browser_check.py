@@ -8,7 +8,8 @@ Content-Security-Policy violations show as console errors); one SVG shape per re
 campaign (the ids from `geocampaign regions --geojson`); per campaign the reach tables with a
 row per rule and per offer, the decisions-per-day chart, and for a campaign with a goal the lift
 table, the drawn 95% interval and, when enough_data is false, the words of measurement.md 3;
-that the zoom buttons change the map's viewBox; that on a phone-sized screen the page does not
+that the zoom buttons, a drag and the wheel change the map's viewBox and a click names the region
+under it; that on a phone-sized screen the page does not
 scroll sideways. Saves a laptop and a phone screenshot.
 
 Usage:
@@ -193,6 +194,38 @@ PAGE_FACTS = r"""(function () {
 })()"""
 
 
+def interact(b):
+    """Real mouse events on the map: a click names the region under it, a drag pans, the wheel zooms."""
+    spot = json.loads(b.evaluate("""(function () {
+      var shapes = document.querySelectorAll('svg#map .region'), best = null;
+      for (var i = 0; i < shapes.length; i++) { var r = shapes[i].getBoundingClientRect();
+        if (!best || r.width * r.height > best.w * best.h) best = {id: shapes[i].getAttribute('data-region'), w: r.width, h: r.height, el: shapes[i]}; }
+      best.el.scrollIntoView({block: 'center'}); var r = best.el.getBoundingClientRect();
+      return JSON.stringify({id: best.id, x: r.x + r.width / 2, y: r.y + r.height / 2});
+    })()"""))
+    x, y = spot["x"], spot["y"]
+
+    def mouse(kind, px, py, **extra):
+        b.send("Input.dispatchMouseEvent", dict({"type": kind, "x": px, "y": py, "button": "left", "clickCount": 1}, **extra))
+
+    mouse("mousePressed", x, y)
+    mouse("mouseReleased", x, y)
+    b.pump(0.2)
+    info = b.evaluate("document.getElementById('map-info').textContent")
+    check(spot["id"] in info, f"a click on the region '{spot['id']}' names it: '{info}'")
+    before = b.evaluate("document.getElementById('map').viewBox.baseVal.x")
+    mouse("mousePressed", x, y)
+    mouse("mouseMoved", x + 80, y + 10)
+    mouse("mouseReleased", x + 80, y + 10)
+    after = b.evaluate("document.getElementById('map').viewBox.baseVal.x")
+    check(after < before, f"a drag pans the map (viewBox x {before:.0f} -> {after:.0f})")
+    width = b.evaluate("document.getElementById('map').viewBox.baseVal.width")
+    b.send("Input.dispatchMouseEvent", {"type": "mouseWheel", "x": x, "y": y, "deltaX": 0, "deltaY": -120})
+    b.pump(0.2)
+    zoomed = b.evaluate("document.getElementById('map').viewBox.baseVal.width")
+    check(zoomed < width, f"the wheel zooms in (viewBox width {width:.0f} -> {zoomed:.0f})")
+
+
 def check_report(a):
     regions = {}
     for f in json.load(open(a.regions))["features"]:
@@ -234,6 +267,8 @@ def check_report(a):
         b.evaluate("document.getElementById('zoom-in').click()")
         after = b.evaluate("document.getElementById('map').viewBox.baseVal.width")
         check(after < before, f"the zoom button zooms the map (viewBox width {before:.0f} -> {after:.0f})")
+        b.evaluate("document.getElementById('zoom-reset').click()")
+        interact(b)
         b.evaluate("document.getElementById('zoom-reset').click()")
         if a.screenshot:
             b.screenshot(a.screenshot)

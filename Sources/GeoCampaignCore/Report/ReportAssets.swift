@@ -89,7 +89,9 @@ enum ReportAssets {
       svg.addEventListener('pointerup', up); svg.addEventListener('pointercancel', up);
       svg.addEventListener('click', function (e) {
         if (moved) return;
-        var t = e.target.closest('.region, .decision, .visit'), old = svg.querySelector('.picked');
+        // The pointer capture of a drag makes the svg the click's target: ask what is under the pointer.
+        var hit = document.elementFromPoint(e.clientX, e.clientY), old = svg.querySelector('.picked');
+        var t = hit && hit.closest ? hit.closest('.region, .decision, .visit') : null;
         if (old) old.classList.remove('picked');
         if (!t) { info.textContent = ''; return; }
         t.classList.add('picked');
