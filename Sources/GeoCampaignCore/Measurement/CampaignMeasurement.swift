@@ -1,25 +1,5 @@
 /// The reach and lift of one campaign (measurement.md 4 and 3).
 public struct CampaignMeasurement: Sendable {
-    /// Reach of one rule.
-    public struct RuleReach: Sendable, Equatable {
-        /// The rule id.
-        public var rule: String
-        /// Distinct users with at least one trigger of the rule.
-        public var triggered: Int
-        /// The rule's triggers.
-        public var triggers: Int
-    }
-
-    /// Reach of one offer.
-    public struct OfferReach: Sendable, Equatable {
-        /// The offer id.
-        public var offer: String
-        /// Distinct users with a delivered decision of the offer.
-        public var reached: Int
-        /// Decisions of the offer by status (every status present, 0 when none).
-        public var decisions: [DecisionStatus: Int]
-    }
-
     /// The index of the campaign in its campaign set.
     public var index: Int
     /// The campaign id.

@@ -1,21 +1,5 @@
 /// The running counts of one campaign (measurement.md 4), and its exposures for the lift.
 public struct CampaignTally: Sendable {
-    /// Counts of one rule.
-    public struct RuleCounts: Sendable, Equatable {
-        /// Distinct users with at least one trigger.
-        public var triggered = 0
-        /// Triggers.
-        public var triggers = 0
-    }
-
-    /// Counts of one offer.
-    public struct OfferCounts: Sendable, Equatable {
-        /// Distinct users with a delivered decision.
-        public var reached = 0
-        /// Decisions by status, in `DecisionStatus.allCases` order.
-        public var decisions = [Int](repeating: 0, count: DecisionStatus.allCases.count)
-    }
-
     /// The length of a bucket of `decisionsByQuarterHour`: every time zone's offset is a whole
     /// number of them, so the buckets can be grouped into the days of any zone.
     public static let bucketMs: Int64 = 15 * 60 * 1000
