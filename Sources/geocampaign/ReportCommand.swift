@@ -39,14 +39,16 @@ struct ReportCommand: Command {
         var clock = StageClock()
         let paths = history.campaignPaths
         let options = Replay.Options(untilMs: history.untilMs, threads: history.threads)
-        // The campaigns load and compile while the history is read; their errors are told first (the gate).
+        // The campaigns load and compile while the history is read; their errors are told first
+        // (the gate), and the progress line waits until their diagnostics are printed.
+        let progress = ProgressLine(quiet: history.quiet)
+        progress.hold()
         let job = BackgroundTask { () -> Result<(CampaignSet, Replay), Error> in
-            Result {
-                let campaigns = try CampaignLoading.load(paths).campaignSet
-                return (campaigns, Replay(campaigns: campaigns, options: options))
-            }
+            let loaded = Result { try CampaignLoading.load(paths).campaignSet }
+            progress.release()
+            return loaded.map { ($0, Replay(campaigns: $0, options: options)) }
         }
-        let (h, stats) = try HistoryLoading.read(history, progress: ProgressLine(quiet: history.quiet), gate: { _ = try job.value.get() })
+        let (h, stats) = try HistoryLoading.read(history, progress: progress, gate: { _ = try job.value.get() })
         clock.lap("read")
         let (campaigns, replay) = try job.value.get()
         var shown: ReportUser?
