@@ -6,7 +6,7 @@ SWIFT ?= swift
 BIN_RELEASE := .build/release/geocampaign
 SIZE ?= S M L
 
-.PHONY: all deps build release example test bench conformance clean
+.PHONY: all deps browser-deps build release example report test bench conformance clean
 
 all: build
 
@@ -22,6 +22,19 @@ deps:
 	  fi; \
 	fi
 
+# The browser test of the HTML report (Tests/geocampaignTests/ReportBrowserTests) opens it in
+# headless Chromium, driven by a python3 script: installed with apt-get when run as root, else
+# the test is skipped and says why.
+browser-deps:
+	@if ! command -v chromium >/dev/null 2>&1 || ! command -v python3 >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing chromium and python3 for the browser test"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium python3; \
+	  else \
+	    echo "chromium is missing: the browser test of the report will be skipped (Debian/Ubuntu: sudo apt-get install chromium)"; \
+	  fi; \
+	fi
+
 build: deps
 	$(SWIFT) build
 
@@ -33,7 +46,11 @@ example: release
 	$(BIN_RELEASE) validate campaigns
 	$(BIN_RELEASE) evaluate --campaigns campaigns --history examples/visits.jsonl
 
-test: deps
+# The report of the bundled example, as a page to open in a browser.
+report: release
+	$(BIN_RELEASE) report --campaigns campaigns --history examples/visits.jsonl --output report.html
+
+test: deps browser-deps
 	$(SWIFT) build
 	$(SWIFT) test
 	.build/debug/geocampaign test campaigns/tests
@@ -44,6 +61,7 @@ conformance: release
 bench: release
 	$(SWIFT) build -c release --product geocampaign-bench
 	python3 scripts/bench.py --sizes "$(SIZE)"
+	python3 scripts/bench_report.py
 
 clean:
 	rm -rf .build

@@ -18,10 +18,12 @@ public struct Campaign: Sendable {
     public var offers: [Offer]
     /// The file the campaign was loaded from, as named on the command line.
     public var file: String
+    /// The optional goal: what counts as a conversion for the lift (measurement.md 1).
+    public var goal: Goal?
 
     /// Creates a campaign.
     public init(id: String, name: String? = nil, active: ActiveWindow? = nil, holdoutPercent: Double = 0,
-                tracking: Tracking = Tracking(), regions: [Region], rules: [Rule], offers: [Offer], file: String = "") {
+                tracking: Tracking = Tracking(), regions: [Region], rules: [Rule], offers: [Offer], file: String = "", goal: Goal? = nil) {
         self.id = id
         self.name = name
         self.active = active
@@ -31,6 +33,7 @@ public struct Campaign: Sendable {
         self.rules = rules
         self.offers = offers
         self.file = file
+        self.goal = goal
     }
 
     /// The offer with the given id, if any.

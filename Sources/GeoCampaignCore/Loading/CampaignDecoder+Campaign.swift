@@ -1,7 +1,7 @@
 import Foundation
 
 extension CampaignDecoder {
-    static let campaignKeys = ["campaign", "name", "active", "holdout", "tracking", "regions", "rules", "offers"]
+    static let campaignKeys = ["campaign", "name", "active", "holdout", "tracking", "regions", "rules", "offers", "goal"]
 
     func decodeCampaign(_ f: Fields) -> Content {
         checkKeys(f, known: Self.campaignKeys + (f.has("settings") ? ["settings"] : []), in: "a campaign")
@@ -67,6 +67,7 @@ extension CampaignDecoder {
                 usedOffers.insert(r.offer)
             }
         }
+        if let n = f["goal"] { campaign.goal = decodeGoal(n, scope: scope) } else if let k = f.key("goal") { emptyGoal(k.mark) }
         campaign.regions = scope.regions
         campaign.rules = rules
         campaign.offers = offers
