@@ -9,6 +9,7 @@ struct ReportCommand: Command {
     static let options = HistoryOptions.specs + [
         .value("format", "html|json", "Output format (default: html, one self-contained page)."),
         .value("user", "ID", "html: draw this user's track, visits and decisions on the map."),
+        LocalTimeOption.spec,
     ]
     static let example = "geocampaign report --campaigns campaigns --history examples/visits.jsonl --output report.html"
 
@@ -20,6 +21,7 @@ struct ReportCommand: Command {
     var history: HistoryOptions
     var format: Format
     var user: String?
+    var tz: LocalTimeFormat?
 
     init(_ a: ParsedArguments) throws {
         history = try HistoryOptions(a, usage: Self.usage)
@@ -27,6 +29,7 @@ struct ReportCommand: Command {
         guard let format = Format(rawValue: f) else { throw CLIError.usage("--format '\(f)': expected html or json", Self.usage) }
         self.format = format
         user = a.value("user")
+        tz = try LocalTimeOption.parse(a, usage: Self.usage)
     }
 
     func validate() throws {
@@ -72,7 +75,7 @@ struct ReportCommand: Command {
         clock.lap("replay")
         let measurement = collector.measurement(lines: stats.linesRead)
         let bytes = format == .json ? ReportJSON.render(measurement)
-            : ReportHTML.render(measurement, campaigns: campaigns, user: shown)
+            : ReportHTML.render(measurement, campaigns: campaigns, user: shown, zone: tz)
         let sink = try OutputSink(path: history.output)
         try sink.write(bytes)
         try sink.close()

@@ -12,7 +12,14 @@ public enum ReportHTML {
     ///   - campaigns: the campaigns it was made from.
     ///   - user: a user to draw on the map and list, if any.
     /// - Complexity: O(vertices of the regions + campaigns' rules, offers and days + the user's fixes).
-    public static func render(_ m: MeasurementResult, campaigns: CampaignSet, user: ReportUser?) -> [UInt8] {
+    ///   - zone: the zone of the times people read (default: the campaigns' zone, as `explain`).
+    public static func render(_ m: MeasurementResult, campaigns: CampaignSet, user: ReportUser?, zone: LocalTimeFormat? = nil) -> [UInt8] {
+        ReportTime.$format.withValue(LocalTimeFormat.forSet(campaigns, override: zone)) {
+            page(m, campaigns: campaigns, user: user)
+        }
+    }
+
+    private static func page(_ m: MeasurementResult, campaigns: CampaignSet, user: ReportUser?) -> [UInt8] {
         var s = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         s += "<meta http-equiv=\"Content-Security-Policy\" content=\"\(ReportAssets.contentSecurityPolicy)\">\n"
         s += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -22,7 +29,7 @@ public enum ReportHTML {
         s += mapSection(m, campaigns: campaigns, user: user)
         if let user { s += userSection(user, campaigns: campaigns) }
         for c in m.campaigns { s += campaignSection(c, campaign: campaigns.campaigns[c.index]) }
-        s += "<p class=\"note\">Made by geocampaign report. Times are in \(ReportTime.zoneName). How to read the lift honestly: docs/report.md.</p>\n"
+        s += "<p class=\"note\">Made by geocampaign report. Times are in \(ReportTime.zoneName) (--tz changes it). How to read the lift honestly: docs/report.md.</p>\n"
         s += "</main>\n<script>\n\(ReportAssets.js)\n</script>\n</body>\n</html>\n"
         return Array(s.utf8)
     }

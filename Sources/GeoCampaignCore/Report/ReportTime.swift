@@ -1,17 +1,22 @@
-/// Every time a person reads in the report goes through `wallClock`: today it is UTC (and says
-/// so); switching the report to the campaign's time zone is a change of this one function.
+/// Every time a person reads in the report goes through `wallClock` and `text`: in the zone
+/// `format` holds while the page is rendered (the campaigns' zone, or `--tz`; UTC by default),
+/// with the zone's abbreviation, as `explain` writes them (`LocalTimeFormat`).
 ///
 ///     ReportTime.text(1772470055000)           // "2026-03-02 16:47 UTC"
 ///     ReportTime.dayLabel(ReportTime.day(1772470055000))   // "Mon 2 Mar 2026"
 public enum ReportTime {
-    /// The name of the zone the report's times are in, as printed after them.
-    public static let zoneName = "UTC"
+    /// The zone of the page being rendered: `ReportTime.$format.withValue(f) { ... }`.
+    @TaskLocal public static var format: LocalTimeFormat = .utc
 
-    /// The wall-clock reading of instant `ms`: the local day (days since 1970-01-01) and the
-    /// minute of that day.
+    /// The name of the zone the report's times are in, as the page says it.
+    public static var zoneName: String { format.zone }
+
+    /// The wall-clock reading of instant `ms` in `format`'s zone: the local day (days since
+    /// 1970-01-01) and the minute of that day.
     public static func wallClock(_ ms: Int64) -> (day: Int64, minute: Int) {
         var s = ms / 1000
         if ms % 1000 < 0 { s -= 1 }
+        s += format.clockZone.offset(atSecond: s)
         var day = s / 86_400, rem = s % 86_400
         if rem < 0 { rem += 86_400; day -= 1 }
         return (day, Int(rem / 60))
@@ -20,10 +25,10 @@ public enum ReportTime {
     /// The local day holding `ms`.
     public static func day(_ ms: Int64) -> Int64 { wallClock(ms).day }
 
-    /// "2026-03-02 16:47 UTC".
+    /// "2026-03-02 16:47 UTC": to the minute, in `format`'s zone, with its abbreviation.
     public static func text(_ ms: Int64) -> String {
         let (day, minute) = wallClock(ms)
-        return date(day) + " " + two(minute / 60) + ":" + two(minute % 60) + " " + zoneName
+        return date(day) + " " + two(minute / 60) + ":" + two(minute % 60) + " " + format.abbreviation(ms)
     }
 
     /// "2026-03-02".

@@ -36,6 +36,21 @@ final class ReportHumanNumberTests: XCTestCase {
         for (ms, want) in durations { XCTAssertEqual(ReportTime.duration(ms), want) }
     }
 
+    /// With a campaign zone the page's times and days are local, with the zone's abbreviation.
+    func testTimesFollowTheZoneOfThePage() throws {
+        let zurich = try XCTUnwrap(LocalTimeFormat(zone: "Europe/Zurich"))
+        let ms: Int64 = 1_772_470_055_000   // 2026-03-02T16:47:35Z
+        let lateUTC: Int64 = 1_772_492_400_000  // 2026-03-02T23:00:00Z, already 3 March in Zurich
+        ReportTime.$format.withValue(zurich) {
+            XCTAssertEqual(ReportTime.text(ms), "2026-03-02 17:47 CET")
+            XCTAssertEqual(ReportTime.date(ReportTime.day(lateUTC)), "2026-03-03")
+            XCTAssertEqual(ReportTime.zoneName, "Europe/Zurich")
+        }
+        // Negative control: outside the render the zone is UTC again.
+        XCTAssertEqual(ReportTime.date(ReportTime.day(lateUTC)), "2026-03-02")
+        XCTAssertEqual(ReportTime.text(ms), "2026-03-02 16:47 UTC")
+    }
+
     func testHTMLEscaping() {
         XCTAssertEqual(HTMLText.escape("Fish & <Chips> \"Co\" 'n'"), "Fish &amp; &lt;Chips&gt; &quot;Co&quot; &#39;n&#39;")
         XCTAssertEqual(HTMLText.escape("Lorrenzillo’s"), "Lorrenzillo’s")
