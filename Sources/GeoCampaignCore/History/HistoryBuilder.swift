@@ -274,7 +274,11 @@ public final class HistoryBuilder {
                 throw HistoryError.readFailed(path: path, reason: String(cString: strerror(errno)))
             }
             if r == 0 { return size }
-            if let nl = window[0..<r].firstIndex(of: 0x0A) { return pos + nl + 1 }
+            let nl = window.withUnsafeBytes { w -> Int? in
+                guard let base = w.baseAddress, let hit = memchr(base, 0x0A, r) else { return nil }
+                return UnsafeRawPointer(hit) - base
+            }
+            if let nl { return pos + nl + 1 }
             pos += r
         }
         return size

@@ -176,6 +176,36 @@ final class CSVRowParserTests: XCTestCase {
         XCTAssertTrue(d.contains("malformed header row"), d)
     }
 
+    /// Numbers and timestamps read from CSV cells are the values JSON Lines gives the same text,
+    /// bit for bit (the CSV fast paths and the full parsers agree).
+    func testValuesMatchJSONLinesBitForBit() {
+        var rng = SplitMix64(seed: 7)
+        let json = JSONLineParser()
+        let csv = CSVRowParser(header: Array(header.utf8))
+        let texts = ["0", "-0", "-0.0", "90", "1.5e1", "0.000001", "12.34567890123456", "1.2345678901234567", "89.999999999999999",
+                     "-89.99999999999999", "37.123456789012345678", "0.1e-5", "1E1"]
+        var cases = texts.map { ($0, $0, "2026-11-29T10:00:05.1234Z") }
+        for _ in 0..<2_000 {
+            let digits = Int(rng.next() % 12)
+            let lat = String(format: "%.\(digits)f", Double(rng.next() % 180_000_000) / 1e6 - 90)
+            let lon = String(format: "%.\(digits)f", Double(rng.next() % 360_000_000) / 1e6 - 180)
+            let ts = rng.next() % 2 == 0 ? "\(1_795_946_405 + Int(rng.next() % 1_000_000)).\(rng.next() % 1000)"
+                                         : "\"2026-11-\(10 + rng.next() % 19)T0\(rng.next() % 10):1\(rng.next() % 10):05.\(rng.next() % 1000)-08:00\""
+            cases.append((lat, lon, ts))
+        }
+        for (lat, lon, ts) in cases {
+            let line = #"{"user": "u", "ts": \#(ts.hasPrefix("\"") || Double(ts) != nil ? ts : "\"" + ts + "\""), "lat": \#(lat), "lon": \#(lon), "accuracy": \#(lat.hasPrefix("-") ? "1" : lat)}"#
+            let row = "u,\(ts.replacingOccurrences(of: "\"", with: "")),\(lat),\(lon),\(lat.hasPrefix("-") ? "1" : lat)"
+            let a = json.parse(line: Array(line.utf8)), b = csv.parse(row: Array(row.utf8))
+            guard case .accepted(_, let fa) = a, case .accepted(_, let fb) = b else {
+                XCTFail("\(line) \(a) / \(row) \(b)")
+                continue
+            }
+            XCTAssertEqual([fa.time, Int64(bitPattern: fa.lat.bitPattern), Int64(bitPattern: fa.lon.bitPattern), Int64(bitPattern: fa.accuracy.bitPattern)],
+                           [fb.time, Int64(bitPattern: fb.lat.bitPattern), Int64(bitPattern: fb.lon.bitPattern), Int64(bitPattern: fb.accuracy.bitPattern)], row)
+        }
+    }
+
     func testEpochMilliseconds() {
         var fields = HistoryFields()
         fields.epochUnit = .milliseconds
