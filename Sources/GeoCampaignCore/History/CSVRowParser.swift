@@ -40,6 +40,9 @@ public final class CSVRowParser {
     @exclusivity(unchecked) public internal(set) var awaitingHeader = true
     /// Why the header could not be used (then every row is `missing_field`), or nil.
     @exclusivity(unchecked) private(set) var headerProblem: String?
+    /// The reason a header that cannot be used is rejected with: `bad_encoding` for invalid
+    /// UTF-8, else `bad_type`.
+    @exclusivity(unchecked) private(set) var headerProblemReason: RejectReason = .badType
     /// The header's column names, for details.
     private var columnNames: [String] = []
     /// For each canonical field, its column (-1 when the header has none).
@@ -157,7 +160,7 @@ public final class CSVRowParser {
         columnOf.update(repeating: -1, count: 5)
         headerProblem = nil
         if let bad = UTF8Check.firstInvalid(p, n) {
-            return unusableHeader("the header row has invalid UTF-8 at byte \(bad + 1)")
+            return unusableHeader("the header row has invalid UTF-8 at byte \(bad + 1)", reason: .badEncoding)
         }
         var commas = 0, semicolons = 0, quoted = false
         for i in 0..<n {
@@ -200,8 +203,9 @@ public final class CSVRowParser {
 
     /// Marks the header as unusable for `why` (every later row is then `missing_field`).
     @discardableResult
-    func unusableHeader(_ why: String) -> String {
+    func unusableHeader(_ why: String, reason: RejectReason = .badType) -> String {
         awaitingHeader = false
+        headerProblemReason = reason
         columnCount = 0
         columnNames = []
         columnOf.update(repeating: -1, count: 5)

@@ -61,6 +61,18 @@ final class HistoryCSVReadingTests: XCTestCase {
         XCTAssertEqual(r.stats.fixesAccepted, 3)
     }
 
+    func testAHeaderThatCannotBeReadIsRejectedAndItsRowsAreMissingField() throws {
+        let broken = temp("\"user\"x,ts,lat,lon\n\nu,1,1,2\n")
+        let r = try read([broken], threads: 1)
+        XCTAssertEqual(r.rejects.map(\.reason), [.badType, .missingField])
+        XCTAssertEqual(r.rejects.map(\.line), [1, 3])
+        XCTAssertEqual(r.rejects[1].detail, #"missing field "user": malformed header row: text after a closing quote at byte 7"#)
+        let path = NSTemporaryDirectory() + "history-\(UUID().uuidString).csv"
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data([0x75, 0xFF, 0x0A, 0x75, 0x0A])))
+        tempFiles.append(path)
+        XCTAssertEqual(try read([path], threads: 1).rejects.map(\.reason), [.badEncoding, .missingField])
+    }
+
     func testEachFileHasItsOwnHeader() throws {
         let a = temp("user,ts,lat,lon\nu,1,1,2\n")
         let b = temp("lon;lat;ts;user\n3;4;2;u\n")
