@@ -226,7 +226,7 @@ public final class HistoryBuilder {
                     try reader.forEachLine { lineNo, p, n in try chunk.handleCSV(path, lineNo, p, n, nil) }
                     chunk.lines = reader.lines
                     chunk.stats.linesRead += reader.lines
-                    if reader.endedInsideQuotes && k < parts - 1 { cut.set(k, Cut()) }
+                    if reader.endedMidRow && k < parts - 1 { cut.set(k, Cut()) }
                 } else {
                     try reader.forEachLine { lineNo, p, n in try chunk.handle(path, lineNo, p, n, nil) }
                 }
