@@ -206,6 +206,29 @@ final class CSVRowParserTests: XCTestCase {
         }
     }
 
+    /// Random rows from an alphabet of the bytes that matter: no trap, and an accepted row keeps
+    /// the field rules.
+    func testRandomRowsKeepTheRules() {
+        var rng = SplitMix64(seed: 21)
+        let alphabet = Array("\"\",,;;0123456789-.eT: Z\n\r\t".utf8) + [0xFF, 0xC3, 0xA9]
+        let headers = ["user,ts,lat,lon,accuracy", "user;ts;lat;lon", "\"user\",ts,lat,lon,lat"]
+        var accepted = 0
+        for round in 0..<20_000 {
+            var row: [UInt8] = []
+            if round % 3 == 0 { row = Array("u,1795946405,1,2,".utf8) }
+            for _ in 0..<Int(rng.next() % 40) { row.append(alphabet[Int(rng.next() % UInt64(alphabet.count))]) }
+            let header = headers[Int(rng.next() % UInt64(headers.count))]
+            if case .accepted(let user, let fix) = CSVRowParser.parseRow(row, header: Array(header.utf8)) {
+                accepted += 1
+                XCTAssertFalse(user.isEmpty)
+                XCTAssertTrue(fix.lat >= -90 && fix.lat <= 90 && fix.lon >= -180 && fix.lon <= 180, "\(row)")
+                XCTAssertTrue(fix.accuracy.isNaN || fix.accuracy >= 0)
+                XCTAssertTrue(fix.time >= RFC3339.minMilliseconds && fix.time <= RFC3339.maxMilliseconds)
+            }
+        }
+        XCTAssertGreaterThan(accepted, 100)
+    }
+
     func testEpochMilliseconds() {
         var fields = HistoryFields()
         fields.epochUnit = .milliseconds
