@@ -81,6 +81,18 @@ final class HistoryCSVReadingTests: XCTestCase {
         XCTAssertEqual(r.coords, [[1, 2, 4, 3]])
     }
 
+    func testJSONLinesAndCSVFilesInOneRun() throws {
+        let a = temp(#"{"user": "u", "ts": 3, "lat": 1, "lon": 2}"# + "\nnope\n", ext: "jsonl")
+        let b = temp("user,ts,lat,lon\nu,1,1,2\nv,2,1,2\nu,x,1,2\n")
+        let c = temp(#"{"user": "v", "ts": 4, "lat": 1, "lon": 2}"#, ext: "jsonl")
+        let r = try read([a, b, c], threads: 1)
+        XCTAssertEqual(r.ids, ["u", "v"])
+        XCTAssertEqual(r.times, [[1_000, 3_000], [2_000, 4_000]])
+        XCTAssertEqual(r.rejects.map { "\($0.path == b ? "b" : "a"):\($0.line) \($0.reason.rawValue)" }, ["a:2 invalid_json", "b:4 bad_timestamp"])
+        XCTAssertEqual(r.stats.files, 3)
+        XCTAssertEqual(r.stats.linesRead, 2 + 4 + 1)
+    }
+
     func testFormatForcedByFields() throws {
         // A .txt file read as CSV, a .csv file read as JSON Lines.
         var csv = HistoryFields()
