@@ -190,6 +190,29 @@ final class CSVHistoryTests: XCTestCase {
         ])
     }
 
+    /// Issue 10 item 5 through the binary: a 3 MB line (or row) is one too_long reject whose text is
+    /// its first 1 KiB, and the lines after it are used.
+    func testTooLongLineAndRowInTheRejectsFile() throws {
+        let long = String(repeating: "y", count: 3_000_000)
+        let jsonl = try temp(#"{"user": "pat", "ts": "2026-11-16T16:05:34Z", "lat": 37.701762, "lon": -121.796138}"# + "\n" + long + "\n"
+            + #"{"user": "pat", "ts": "2026-11-16T16:06:02Z", "lat": 37.701748, "lon": -121.791306}"# + "\n", ext: "jsonl")
+        let csv = try temp("user,ts,lat,lon\npat,2026-11-16T16:05:34Z,37.701762,-121.796138\n\"" + long + "\npat,2026-11-16T16:06:02Z,37.701748,-121.791306\n", ext: "csv")
+        for (history, line, what) in [(jsonl, 2, "line"), (csv, 3, "row")] {
+            let rejects = FileManager.default.temporaryDirectory.appendingPathComponent("gc-csv-rejects-\(UUID().uuidString).jsonl")
+            tempFiles.append(rejects)
+            let r = try BinaryRunner.run(["events", "--history", history.path, "--rejects", rejects.path])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertTrue(r.stderr.contains("fixes accepted: 2"), r.stderr)
+            let text = try String(contentsOf: rejects, encoding: .utf8)
+            let o = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+            XCTAssertEqual(o["line"] as? Int, line)
+            XCTAssertEqual(o["reason"] as? String, "too_long")
+            let bytes = what == "row" ? 3_000_001 : 3_000_000
+            XCTAssertEqual(o["detail"] as? String, "\(what) is \(bytes) bytes, over the limit of 1 MiB; text is its first 1024 bytes")
+            XCTAssertEqual((o["text"] as? String)?.utf8.count, 1_024)
+        }
+    }
+
     func testOptionErrorsExit64() throws {
         let cases: [([String], String)] = [
             (["evaluate", "--history", "x", "--history-format", "xml"], "error: --history-format 'xml': expected jsonl or csv"),

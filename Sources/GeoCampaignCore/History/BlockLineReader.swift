@@ -47,8 +47,10 @@ final class BlockLineReader {
     var bufferCapacity: Int { cap }
     /// Physical lines read so far (the lines inside quoted rows included).
     private(set) var lines = 0
-    /// Whether the input ended inside a quoted field (`quoted` only): the last row is cut.
-    private(set) var endedInsideQuotes = false
+    /// Whether the input ended in the middle of a row: no line end after its last bytes. For a
+    /// range that ends just after a line end (as the parts of a parallel read do), that is a row
+    /// whose quotes were open at that line end, so the next range does not start a row.
+    private(set) var endedMidRow = false
 
     init(fd: Int32, path: String, blockSize: Int = BlockLineReader.blockSize,
          limit: Int = JSONLineParser.maxLineBytes, quoted: Bool = false) {
@@ -149,6 +151,9 @@ final class BlockLineReader {
                     filled = 0
                     skip = s
                     if eof {
+                        endedMidRow = true
+                        // The last line has no line end: a final \r is dropped, as `emit` drops it.
+                        if s.last == 0x0D { s.length -= 1 }
                         try finishSkip(s, inner)
                         return
                     }
@@ -180,7 +185,7 @@ final class BlockLineReader {
             }
             if eof {
                 if start < filled {
-                    endedInsideQuotes = inQuotes
+                    endedMidRow = true
                     try emit(lines + 1, start, filled, &first, tooLong: false, body)
                     lines += inner + 1
                 }

@@ -33,31 +33,36 @@ public final class CSVRowParser {
 
     let fields: HistoryFields
     /// The separator, `,` or `;`: detected by `setHeader`.
-    public private(set) var separator: UInt8 = 0x2C
+    @exclusivity(unchecked) public private(set) var separator: UInt8 = 0x2C
     /// The number of columns of the header; 0 before a header is set.
-    public private(set) var columnCount = 0
+    @exclusivity(unchecked) public private(set) var columnCount = 0
     /// Whether the file's header is still to come (its first non-blank row).
-    public internal(set) var awaitingHeader = true
+    @exclusivity(unchecked) public internal(set) var awaitingHeader = true
     /// Why the header could not be used (then every row is `missing_field`), or nil.
-    private(set) var headerProblem: String?
+    @exclusivity(unchecked) private(set) var headerProblem: String?
+    /// The reason a header that cannot be used is rejected with: `bad_encoding` for invalid
+    /// UTF-8, else `bad_type`.
+    @exclusivity(unchecked) private(set) var headerProblemReason: RejectReason = .badType
     /// The header's column names, for details.
     private var columnNames: [String] = []
     /// For each canonical field, its column (-1 when the header has none).
     private let columnOf: UnsafeMutablePointer<Int>
     /// For each column (`roleCapacity` entries), the canonical fields read from it, as a bit mask.
-    private var roles: UnsafeMutablePointer<UInt8>
-    private var roleCapacity: Int
+    @exclusivity(unchecked) private var roles: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var roleCapacity: Int
     /// The cells of the canonical fields in the last row: bounds and whether `""` occurs.
     private let cellStart: UnsafeMutablePointer<Int>
     private let cellEnd: UnsafeMutablePointer<Int>
     private let cellEscaped: UnsafeMutablePointer<Bool>
-    private var userBuf: UnsafeMutablePointer<UInt8>
-    private var userCap: Int
-    private var tmpBuf: UnsafeMutablePointer<UInt8>
-    private var tmpCap: Int
+    @exclusivity(unchecked) private var userBuf: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var userCap: Int
+    @exclusivity(unchecked) private var tmpBuf: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var tmpCap: Int
     private let epochScale: Int
     /// The last date seen by a timestamp.
-    private var dateCache = RFC3339.DateCache()
+    @exclusivity(unchecked) private var dateCache = RFC3339.DateCache()
+    /// `JSONNumber.pow10` as a plain buffer.
+    private let powersOfTen: UnsafeMutablePointer<Double>
 
     /// The fix of the last accepted row.
     @exclusivity(unchecked) var fix = Fix(time: 0, lat: 0, lon: 0)
@@ -90,6 +95,8 @@ public final class CSVRowParser {
         tmpCap = 256
         tmpBuf = UnsafeMutablePointer<UInt8>.allocate(capacity: tmpCap)
         userPtr = UnsafePointer(userBuf)
+        powersOfTen = UnsafeMutablePointer<Double>.allocate(capacity: JSONNumber.pow10.count)
+        powersOfTen.initialize(from: JSONNumber.pow10, count: JSONNumber.pow10.count)
     }
 
     /// Creates a parser with `header` (the header row's bytes, without its line end) set.
@@ -106,6 +113,7 @@ public final class CSVRowParser {
         cellEscaped.deallocate()
         userBuf.deallocate()
         tmpBuf.deallocate()
+        powersOfTen.deallocate()
     }
 
     /// Parses one data row (its bytes without the final line end; inner line ends of quoted
@@ -152,7 +160,7 @@ public final class CSVRowParser {
         columnOf.update(repeating: -1, count: 5)
         headerProblem = nil
         if let bad = UTF8Check.firstInvalid(p, n) {
-            return unusableHeader("the header row has invalid UTF-8 at byte \(bad + 1)")
+            return unusableHeader("the header row has invalid UTF-8 at byte \(bad + 1)", reason: .badEncoding)
         }
         var commas = 0, semicolons = 0, quoted = false
         for i in 0..<n {
@@ -195,8 +203,9 @@ public final class CSVRowParser {
 
     /// Marks the header as unusable for `why` (every later row is then `missing_field`).
     @discardableResult
-    func unusableHeader(_ why: String) -> String {
+    func unusableHeader(_ why: String, reason: RejectReason = .badType) -> String {
         awaitingHeader = false
+        headerProblemReason = reason
         columnCount = 0
         columnNames = []
         columnOf.update(repeating: -1, count: 5)
@@ -281,6 +290,19 @@ public final class CSVRowParser {
             }
         }
         var k = j
+        // Eight bytes at a time to the first separator or quote (the lowest flagged byte is exact).
+        let seps = UInt64(sep) &* 0x0101_0101_0101_0101
+        let raw = UnsafeRawPointer(p)
+        while k &+ 8 <= n {
+            let v = raw.loadUnaligned(fromByteOffset: k, as: UInt64.self)
+            let a = v ^ seps, b = v ^ 0x2222_2222_2222_2222
+            let hits = ((a &- 0x0101_0101_0101_0101) & ~a | (b &- 0x0101_0101_0101_0101) & ~b) & 0x8080_8080_8080_8080
+            if hits != 0 {
+                k &+= hits.trailingZeroBitCount >> 3
+                break
+            }
+            k &+= 8
+        }
         while k < n {
             let c = p[k]
             if c == sep { break }
@@ -366,7 +388,7 @@ public final class CSVRowParser {
         if column != count && headerProblem == nil {
             return reject(.badType, "the row has \(column) column\(column == 1 ? "" : "s"), the header \(count)")
         }
-        return checkFields(p)
+        return checkFields(p, n)
     }
 
     /// The detail of a field whose column the header lacks.
@@ -377,7 +399,7 @@ public final class CSVRowParser {
     }
 
     /// Applies the field rules in order user, ts, lat, lon, accuracy.
-    private func checkFields(_ p: UnsafePointer<UInt8>) -> JSONLineParser.Status {
+    private func checkFields(_ p: UnsafePointer<UInt8>, _ rowLength: Int) -> JSONLineParser.Status {
         // user
         if columnOf[0] < 0 { return reject(.missingField, missingColumn(0)) }
         var s = cellStart[0], e = cellEnd[0]
@@ -424,7 +446,13 @@ public final class CSVRowParser {
                     tmpBuf[10] = 0x54
                     time = RFC3339.parse(UnsafePointer(tmpBuf), 0, e - s, offsetRequired: true, cache: &dateCache)
                 } else {
-                    time = RFC3339.parse(p, s, e, offsetRequired: true, cache: &dateCache)
+                    // The common shapes when a byte follows the cell in the row; else the full parser.
+                    var end = 0
+                    if let v = RFC3339.parseCommon(p, s, rowLength, cache: &dateCache, end: &end), end == e {
+                        time = v
+                    } else {
+                        time = RFC3339.parse(p, s, e, offsetRequired: true, cache: &dateCache)
+                    }
                 }
             }
         }
@@ -462,6 +490,42 @@ public final class CSVRowParser {
         return .accepted
     }
 
+    /// The common numbers `-?[0-9]+(\.[0-9]+)?` of at most 15 digits in `p[s..<e]` (no leading
+    /// zero before another digit): the value `JSONNumber.double` gives, by the same exact
+    /// division; nil for any other text (then the full scan decides).
+    @inline(__always)
+    private func plainNumber(_ p: UnsafePointer<UInt8>, _ s: Int, _ e: Int) -> Double? {
+        var i = s
+        let negative = i < e && p[i] == 0x2D
+        if negative { i &+= 1 }
+        let ds = i
+        var mant: UInt64 = 0
+        while i < e {
+            let d = p[i] &- 0x30
+            if d >= 10 { break }
+            mant = mant &* 10 &+ UInt64(d)
+            i &+= 1
+        }
+        let intDigits = i &- ds
+        if intDigits == 0 || (intDigits > 1 && p[ds] == 0x30) { return nil }
+        var frac = 0
+        if i < e && p[i] == 0x2E {
+            i &+= 1
+            let f = i
+            while i < e {
+                let d = p[i] &- 0x30
+                if d >= 10 { break }
+                mant = mant &* 10 &+ UInt64(d)
+                i &+= 1
+            }
+            frac = i &- f
+            if frac == 0 { return nil }
+        }
+        if i != e || intDigits &+ frac > 15 { return nil }
+        let v = Double(mant) / powersOfTen[frac]
+        return negative ? -v : v
+    }
+
     /// The bytes of a number cell `p[s..<e]` as JSON number text: in place, or (with the `;`
     /// separator, where a decimal comma is allowed) a copy with its comma made a point.
     @inline(__always)
@@ -477,6 +541,7 @@ public final class CSVRowParser {
     private func number(_ p: UnsafePointer<UInt8>, _ f: Int) -> Double? {
         if cellEscaped[f] { return nil }
         let (q, s, e) = numberText(p, cellStart[f], cellEnd[f])
+        if let v = plainNumber(q, s, e) { return v }
         var isInteger = false
         var measure = JSONNumber.Measure()
         let end = JSONNumber.scanMeasured(q, s, e, isInteger: &isInteger, measure: &measure)

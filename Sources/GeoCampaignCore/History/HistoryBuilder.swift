@@ -191,8 +191,8 @@ public final class HistoryBuilder {
     /// Reads the regular file open as `fd` in `parts` parts at once, then merges them in file
     /// order. With `csvHeader` (the header row and the offset after it) the file is CSV: the
     /// parts after the first start with that header.
-    /// - Returns: false, with nothing kept, when a CSV part ends inside a quoted cell (a row
-    ///   spans the boundary): the caller reads the file again on one thread.
+    /// - Returns: false, with nothing kept, when a CSV part ends mid-row (a quoted cell spans
+    ///   the boundary): the caller reads the file again on one thread.
     private func readParallel(fd: Int32, path: String, size: Int, parts: Int, meter: ProgressMeter,
                               csvHeader: CSVHeaderScan?) throws -> Bool {
         var bounds = [0]
@@ -208,7 +208,7 @@ public final class HistoryBuilder {
         }
         let failures = FailureBox(count: parts)
         let isCSV = csvHeader != nil
-        // Part k (k < parts - 1) ended inside quotes: flagged at k.
+        // Part k (k < parts - 1) ended mid-row (its last line end was inside quotes): flagged at k.
         let cut = FailureBox(count: parts)
         struct Cut: Error {}
         DispatchQueue.concurrentPerform(iterations: parts) { k in
@@ -226,7 +226,7 @@ public final class HistoryBuilder {
                     try reader.forEachLine { lineNo, p, n in try chunk.handleCSV(path, lineNo, p, n, nil) }
                     chunk.lines = reader.lines
                     chunk.stats.linesRead += reader.lines
-                    if reader.endedInsideQuotes && k < parts - 1 { cut.set(k, Cut()) }
+                    if reader.endedMidRow && k < parts - 1 { cut.set(k, Cut()) }
                 } else {
                     try reader.forEachLine { lineNo, p, n in try chunk.handle(path, lineNo, p, n, nil) }
                 }
@@ -274,7 +274,11 @@ public final class HistoryBuilder {
                 throw HistoryError.readFailed(path: path, reason: String(cString: strerror(errno)))
             }
             if r == 0 { return size }
-            if let nl = window[0..<r].firstIndex(of: 0x0A) { return pos + nl + 1 }
+            let nl = window.withUnsafeBytes { w -> Int? in
+                guard let base = w.baseAddress, let hit = memchr(base, 0x0A, r) else { return nil }
+                return UnsafeRawPointer(hit) - base
+            }
+            if let nl { return pos + nl + 1 }
             pos += r
         }
         return size

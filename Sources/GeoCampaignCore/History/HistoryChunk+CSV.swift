@@ -9,7 +9,7 @@ extension HistoryChunk {
             if CSVRowParser.isBlankRow(p, n) {
                 stats.blankLines += 1
             } else if let problem = csv.setHeader(p, n) {
-                try rejected(RejectedLine(path: path, line: lineNo, reason: .badType, detail: problem,
+                try rejected(RejectedLine(path: path, line: lineNo, reason: csv.headerProblemReason, detail: problem,
                                           text: Array(UnsafeBufferPointer(start: p, count: n))), onReject)
             }
             return

@@ -5,9 +5,8 @@
 /// Not thread-safe: one chunk per thread.
 final class HistoryChunk {
     let parser: JSONLineParser
-    /// The parser of CSV rows (see `HistoryChunk+CSV.swift`), made when first needed.
-    private(set) lazy var csv = CSVRowParser(fields: fields)
-    private let fields: HistoryFields
+    /// The parser of CSV rows (see `HistoryChunk+CSV.swift`).
+    let csv: CSVRowParser
     let interner: UserInterner
     private let until: Int64?
     /// Every kept fix in input order, and the user number of each (in `interner`).
@@ -32,7 +31,7 @@ final class HistoryChunk {
     init(fields: HistoryFields, until: Int64?, interner: UserInterner = UserInterner(),
          collectRejects: Bool, expectedFixes: Int = 0) {
         parser = JSONLineParser(fields: fields)
-        self.fields = fields
+        csv = CSVRowParser(fields: fields)
         self.interner = interner
         self.until = until
         self.collectRejects = collectRejects

@@ -139,7 +139,7 @@ public final class SortedHistoryReader {
                 if CSVRowParser.isBlankRow(p, n) {
                     stats.blankLines += 1
                 } else if let problem = parser.setHeader(p, n) {
-                    try rejected(RejectedLine(path: path, line: lineNo, reason: .badType, detail: problem,
+                    try rejected(RejectedLine(path: path, line: lineNo, reason: parser.headerProblemReason, detail: problem,
                                               text: Array(UnsafeBufferPointer(start: p, count: n))))
                 }
                 return

@@ -25,13 +25,16 @@ final class BlockLineReaderTests: XCTestCase {
         var long: [[Int]] = []
         var longPrefixes: [String] = []
         var physical = 0
-        var insideQuotes = false
+        var midRow = false
     }
 
     /// Reads `bytes` through a file (or a byte range of it) with the given block size and limit.
     func read(_ bytes: [UInt8], blockSize: Int, limit: Int = 1 << 20, quoted: Bool,
               range: Range<Int>? = nil) throws -> (Read, Int) {
-        let path = temp(bytes)
+        try read(path: temp(bytes), blockSize: blockSize, limit: limit, quoted: quoted, range: range)
+    }
+
+    func read(path: String, blockSize: Int, limit: Int, quoted: Bool, range: Range<Int>? = nil) throws -> (Read, Int) {
         let fd = open(path, O_RDONLY)
         XCTAssertGreaterThanOrEqual(fd, 0)
         defer { close(fd) }
@@ -47,7 +50,7 @@ final class BlockLineReaderTests: XCTestCase {
             out.texts.append(String(decoding: UnsafeBufferPointer(start: p, count: c), as: UTF8.self))
         }
         out.physical = reader.lines
-        out.insideQuotes = reader.endedInsideQuotes
+        out.midRow = reader.endedMidRow
         return (out, reader.bufferCapacity)
     }
 
@@ -58,12 +61,13 @@ final class BlockLineReaderTests: XCTestCase {
             XCTAssertEqual(got.lines, [1, 2, 4, 6, 7], "block \(blockSize)")
             XCTAssertEqual(got.texts, ["h1,h2", "\"a\nb\",1", "\"x\"\"y\r\n\",2", "plain,\"\"", "\"open\nrest"], "block \(blockSize)")
             XCTAssertEqual(got.physical, 8)
-            XCTAssertTrue(got.insideQuotes)
+            XCTAssertTrue(got.midRow)
         }
         // Without `quoted`, every line end ends a line.
         let (plain, _) = try read(Array(text.utf8), blockSize: 16, quoted: false)
         XCTAssertEqual(plain.lines, [1, 2, 3, 4, 5, 6, 7, 8])
-        XCTAssertFalse(plain.insideQuotes)
+        XCTAssertTrue(plain.midRow)  // "rest" has no line end
+        XCTAssertFalse(try read(Array("a\n\"b\nc\"\n".utf8), blockSize: 16, quoted: true).0.midRow)
     }
 
     func testTooLongLinesAreSkippedToTheNextLineEnd() throws {
@@ -101,6 +105,70 @@ final class BlockLineReaderTests: XCTestCase {
         XCTAssertEqual(got.long.first?[1], 1_023)
         XCTAssertEqual(got.longPrefixes.first, String(repeating: "a", count: 1_023))
         XCTAssertEqual(got.texts, ["ok"])
+    }
+
+    /// The rules of the type's documentation, byte by byte: what the reader must hand out.
+    func reference(_ b: [UInt8], limit: Int, quoted: Bool) -> Read {
+        var out = Read()
+        var i = 0, line = 1
+        while i < b.count {
+            let rawStart = i, startLine = line
+            let s = i == 0 && b.count >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF ? 3 : i
+            var inQuotes = false, j = i, end = b.count, forced = false, inner = 0
+            while j < b.count {
+                if quoted && b[j] == 0x22 { inQuotes.toggle() }
+                if b[j] == 0x0A {
+                    if inQuotes && j - rawStart <= limit {
+                        inner += 1
+                    } else {
+                        end = j
+                        forced = inQuotes
+                        break
+                    }
+                }
+                j += 1
+            }
+            var e = end
+            if e > s && b[e - 1] == 0x0D { e -= 1 }
+            let content = Array(b[min(s, e)..<e])
+            if forced || content.count > limit {
+                let keep = content.withUnsafeBufferPointer { BlockLineReader.prefixLength($0.baseAddress!, content.count) }
+                out.long.append([startLine, keep, content.count])
+                out.longPrefixes.append(String(decoding: content[0..<keep], as: UTF8.self))
+            } else {
+                out.lines.append(startLine)
+                out.texts.append(String(decoding: content, as: UTF8.self))
+            }
+            if end == b.count { out.midRow = true }
+            line += inner + 1
+            i = end + 1
+        }
+        out.physical = line - 1
+        return out
+    }
+
+    /// Random bytes from a small alphabet (quotes, line ends, separators, a BOM at times), read
+    /// with every block size and limit: exactly what the rules say.
+    func testRandomInputMatchesTheRules() throws {
+        var rng = SplitMix64(seed: 10)
+        let alphabet: [UInt8] = [0x22, 0x22, 0x0A, 0x0A, 0x0D, 0x2C, 0x61, 0x62, 0x20, 0xC3, 0xA9]
+        for round in 0..<200 {
+            var bytes: [UInt8] = rng.next() % 8 == 0 ? [0xEF, 0xBB, 0xBF] : []
+            for _ in 0..<Int(rng.next() % 120) { bytes.append(alphabet[Int(rng.next() % UInt64(alphabet.count))]) }
+            let path = temp(bytes)
+            for quoted in [false, true] {
+                for limit in [4, 10, 1 << 20] {
+                    let want = reference(bytes, limit: limit, quoted: quoted)
+                    for blockSize in [16, 17, 23, 64] {
+                        let (got, _) = try read(path: path, blockSize: blockSize, limit: limit, quoted: quoted)
+                        XCTAssertEqual(got, want, "round \(round), quoted \(quoted), limit \(limit), block \(blockSize): \(bytes)")
+                        if got != want { return }
+                    }
+                    let (ranged, _) = try read(path: path, blockSize: 16, limit: limit, quoted: quoted, range: 0..<bytes.count)
+                    XCTAssertEqual(ranged, want, "range, round \(round)")
+                }
+            }
+        }
     }
 
     /// Issue 10 item 5: a 20 MB line without an end no longer grows the buffer (it did to 32 MiB,

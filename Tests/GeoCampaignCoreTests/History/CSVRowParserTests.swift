@@ -176,6 +176,59 @@ final class CSVRowParserTests: XCTestCase {
         XCTAssertTrue(d.contains("malformed header row"), d)
     }
 
+    /// Numbers and timestamps read from CSV cells are the values JSON Lines gives the same text,
+    /// bit for bit (the CSV fast paths and the full parsers agree).
+    func testValuesMatchJSONLinesBitForBit() {
+        var rng = SplitMix64(seed: 7)
+        let json = JSONLineParser()
+        let csv = CSVRowParser(header: Array(header.utf8))
+        let texts = ["0", "-0", "-0.0", "90", "1.5e1", "0.000001", "12.34567890123456", "1.2345678901234567", "89.999999999999999",
+                     "-89.99999999999999", "37.123456789012345678", "0.1e-5", "1E1"]
+        var cases = texts.map { ($0, $0, "2026-11-29T10:00:05.1234Z") }
+        for _ in 0..<2_000 {
+            let digits = Int(rng.next() % 12)
+            let lat = String(format: "%.\(digits)f", Double(rng.next() % 180_000_000) / 1e6 - 90)
+            let lon = String(format: "%.\(digits)f", Double(rng.next() % 360_000_000) / 1e6 - 180)
+            let ts = rng.next() % 2 == 0 ? "\(1_795_946_405 + Int(rng.next() % 1_000_000)).\(rng.next() % 1000)"
+                                         : "\"2026-11-\(10 + rng.next() % 19)T0\(rng.next() % 10):1\(rng.next() % 10):05.\(rng.next() % 1000)-08:00\""
+            cases.append((lat, lon, ts))
+        }
+        for (lat, lon, ts) in cases {
+            let line = #"{"user": "u", "ts": \#(ts.hasPrefix("\"") || Double(ts) != nil ? ts : "\"" + ts + "\""), "lat": \#(lat), "lon": \#(lon), "accuracy": \#(lat.hasPrefix("-") ? "1" : lat)}"#
+            let row = "u,\(ts.replacingOccurrences(of: "\"", with: "")),\(lat),\(lon),\(lat.hasPrefix("-") ? "1" : lat)"
+            let a = json.parse(line: Array(line.utf8)), b = csv.parse(row: Array(row.utf8))
+            guard case .accepted(_, let fa) = a, case .accepted(_, let fb) = b else {
+                XCTFail("\(line) \(a) / \(row) \(b)")
+                continue
+            }
+            XCTAssertEqual([fa.time, Int64(bitPattern: fa.lat.bitPattern), Int64(bitPattern: fa.lon.bitPattern), Int64(bitPattern: fa.accuracy.bitPattern)],
+                           [fb.time, Int64(bitPattern: fb.lat.bitPattern), Int64(bitPattern: fb.lon.bitPattern), Int64(bitPattern: fb.accuracy.bitPattern)], row)
+        }
+    }
+
+    /// Random rows from an alphabet of the bytes that matter: no trap, and an accepted row keeps
+    /// the field rules.
+    func testRandomRowsKeepTheRules() {
+        var rng = SplitMix64(seed: 21)
+        let alphabet = Array("\"\",,;;0123456789-.eT: Z\n\r\t".utf8) + [0xFF, 0xC3, 0xA9]
+        let headers = ["user,ts,lat,lon,accuracy", "user;ts;lat;lon", "\"user\",ts,lat,lon,lat"]
+        var accepted = 0
+        for round in 0..<20_000 {
+            var row: [UInt8] = []
+            if round % 3 == 0 { row = Array("u,1795946405,1,2,".utf8) }
+            for _ in 0..<Int(rng.next() % 40) { row.append(alphabet[Int(rng.next() % UInt64(alphabet.count))]) }
+            let header = headers[Int(rng.next() % UInt64(headers.count))]
+            if case .accepted(let user, let fix) = CSVRowParser.parseRow(row, header: Array(header.utf8)) {
+                accepted += 1
+                XCTAssertFalse(user.isEmpty)
+                XCTAssertTrue(fix.lat >= -90 && fix.lat <= 90 && fix.lon >= -180 && fix.lon <= 180, "\(row)")
+                XCTAssertTrue(fix.accuracy.isNaN || fix.accuracy >= 0)
+                XCTAssertTrue(fix.time >= RFC3339.minMilliseconds && fix.time <= RFC3339.maxMilliseconds)
+            }
+        }
+        XCTAssertGreaterThan(accepted, 100)
+    }
+
     func testEpochMilliseconds() {
         var fields = HistoryFields()
         fields.epochUnit = .milliseconds

@@ -61,12 +61,36 @@ final class HistoryCSVReadingTests: XCTestCase {
         XCTAssertEqual(r.stats.fixesAccepted, 3)
     }
 
+    func testAHeaderThatCannotBeReadIsRejectedAndItsRowsAreMissingField() throws {
+        let broken = temp("\"user\"x,ts,lat,lon\n\nu,1,1,2\n")
+        let r = try read([broken], threads: 1)
+        XCTAssertEqual(r.rejects.map(\.reason), [.badType, .missingField])
+        XCTAssertEqual(r.rejects.map(\.line), [1, 3])
+        XCTAssertEqual(r.rejects[1].detail, #"missing field "user": malformed header row: text after a closing quote at byte 7"#)
+        let path = NSTemporaryDirectory() + "history-\(UUID().uuidString).csv"
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data([0x75, 0xFF, 0x0A, 0x75, 0x0A])))
+        tempFiles.append(path)
+        XCTAssertEqual(try read([path], threads: 1).rejects.map(\.reason), [.badEncoding, .missingField])
+    }
+
     func testEachFileHasItsOwnHeader() throws {
         let a = temp("user,ts,lat,lon\nu,1,1,2\n")
         let b = temp("lon;lat;ts;user\n3;4;2;u\n")
         let r = try read([a, b], threads: 1)
         XCTAssertEqual(r.times, [[1_000, 2_000]])
         XCTAssertEqual(r.coords, [[1, 2, 4, 3]])
+    }
+
+    func testJSONLinesAndCSVFilesInOneRun() throws {
+        let a = temp(#"{"user": "u", "ts": 3, "lat": 1, "lon": 2}"# + "\nnope\n", ext: "jsonl")
+        let b = temp("user,ts,lat,lon\nu,1,1,2\nv,2,1,2\nu,x,1,2\n")
+        let c = temp(#"{"user": "v", "ts": 4, "lat": 1, "lon": 2}"#, ext: "jsonl")
+        let r = try read([a, b, c], threads: 1)
+        XCTAssertEqual(r.ids, ["u", "v"])
+        XCTAssertEqual(r.times, [[1_000, 3_000], [2_000, 4_000]])
+        XCTAssertEqual(r.rejects.map { "\($0.path == b ? "b" : "a"):\($0.line) \($0.reason.rawValue)" }, ["a:2 invalid_json", "b:4 bad_timestamp"])
+        XCTAssertEqual(r.stats.files, 3)
+        XCTAssertEqual(r.stats.linesRead, 2 + 4 + 1)
     }
 
     func testFormatForcedByFields() throws {
