@@ -13,9 +13,14 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
         .target(
             name: "GeoCampaignCore",
-            dependencies: ["CYaml"]
+            dependencies: ["CYaml", "CSQLite"]
         ),
         .executableTarget(name: "geocampaign", dependencies: ["GeoCampaignCore"]),
         .executableTarget(name: "geocampaign-bench", dependencies: ["GeoCampaignCore"], path: "Benchmarks/geocampaign-bench"),
