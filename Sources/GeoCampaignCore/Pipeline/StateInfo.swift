@@ -20,6 +20,7 @@ public enum StateInfo {
         s += "size: \(size) bytes (user records \(totals.recordBytes) bytes"
         if totals.users > 0 { s += ", \(size / totals.users) bytes per user" }
         s += ")\n"
+        s += "content digest: \(try store.contentDigest())\n"
         return s
     }
 }

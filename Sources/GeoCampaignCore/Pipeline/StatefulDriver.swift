@@ -50,7 +50,7 @@ public struct StatefulDriver {
             try writeAgain(latest)
             Console.err("note: this batch was already applied by run \(latest.run) of \(statePath) (at \(latest.at)); its output is written again from the state, and the state is unchanged\n")
             var summary = RunSummary(stats: HistoryStats(), counters: ReplayCounters(), clock: clock, decisions: evaluateRules)
-            summary.note = "repeated batch: run \(latest.run) written again\n"
+            summary.note = ""
             return summary
         }
         if let at = try store.meta("final_at") {

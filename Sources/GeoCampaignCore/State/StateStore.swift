@@ -182,6 +182,30 @@ public final class StateStore {
         return (Int(s.int(0)), Int(s.int(1)), Int(s.int(2)))
     }
 
+    /// A hash of what the state holds, wall-clock times aside (users, campaigns, runs with
+    /// their batches and outputs, counters): two states that continue alike have equal digests.
+    public func contentDigest() throws -> String {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ bytes: [UInt8]) {
+            for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+            h = (h ^ 0xFF) &* 0x100_0000_01b3
+        }
+        let queries: [(String, Int32)] = [
+            ("SELECT id, held, state FROM users ORDER BY id", 3),
+            ("SELECT slot, id, fingerprint, since_run FROM campaigns ORDER BY slot", 4),
+            ("SELECT run, batch, command, output, rejects FROM runs ORDER BY run", 5),
+            ("SELECT key, value FROM meta WHERE key NOT IN ('final_at') ORDER BY key", 2),
+        ]
+        for (sql, columns) in queries {
+            let st = try db.prepare(sql)
+            try st.bind([])
+            while try st.step() {
+                for col in 0..<columns { mix(st.blob(col)) }
+            }
+        }
+        return CampaignFingerprint.hex(h)
+    }
+
     /// The database's size in bytes (pages in use).
     public func sizeBytes() throws -> Int {
         Int(try db.pragma("page_count") * db.pragma("page_size"))
