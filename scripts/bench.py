@@ -122,3 +122,8 @@ for r in rows:
 print(f"wall: the fastest of {a.repeat} runs of each case (peak MB: the highest);")
 print("peak MB: peak resident memory of the run; base MB: the same run on a one-line history (process and regions);")
 print("B/fix: (peak - base) per fix. Stages: campaigns = loading YAML and imports, read = history, replay = crossing, rules, decisions, writing.")
+
+# The stateful case (issue 9): 30 daily batches of M through one state.
+if "M" in a.sizes.split():
+    sys.stdout.flush()
+    subprocess.run([sys.executable, os.path.join(here, "bench_state.py"), "--bin", a.bin], check=True)
