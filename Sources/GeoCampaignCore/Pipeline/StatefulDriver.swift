@@ -64,27 +64,7 @@ public struct StatefulDriver {
         let campaigns = try CampaignLoading.load(history.campaignPaths).campaignSet
         clock.lap("campaigns")
         let replay = Replay(campaigns: campaigns, options: .init(threads: history.threads, evaluateRules: evaluateRules))
-        let known = try store.campaigns()
-        var entries: [StateStore.CampaignEntry] = []
-        var campaignOfSlot: [Int: Int] = [:]
-        var nextSlot = (known.map(\.slot).max() ?? 0) + 1
-        for (c, campaign) in campaigns.campaigns.enumerated() {
-            let fp = CampaignFingerprint.of(campaign, settings: campaigns.settings)
-            if let e = known.first(where: { $0.id == campaign.id && $0.fingerprint == fp }) {
-                entries.append(e)
-                campaignOfSlot[e.slot] = c
-                continue
-            }
-            entries.append(.init(slot: nextSlot, id: campaign.id, fingerprint: fp, sinceRun: runs + 1))
-            nextSlot += 1
-            if runs > 0 {
-                let was = known.contains { $0.id == campaign.id } ? "changed since the state's last run" : "new to the state"
-                Console.err("warning: campaign \(campaign.id) is \(was): it starts afresh, its timeline for each user beginning at the user's first fix from this batch on (state.md 1.3)\n")
-            }
-        }
-        for e in known where !campaigns.campaigns.contains(where: { $0.id == e.id }) {
-            Console.err("warning: campaign \(e.id) is no longer in the campaigns: it is dropped from the state (its deliveries still count toward limits.per_user)\n")
-        }
+        let (entries, campaignOfSlot) = try Self.reconcile(store: store, campaigns: campaigns, runs: runs)
 
         // The batch, and the late fixes among it.
         let progress = ProgressLine(quiet: history.quiet)
@@ -177,6 +157,36 @@ public struct StatefulDriver {
         try rejectsFile?.close()
         clock.lap("commit")
         return RunSummary(stats: stats, counters: counters, clock: clock, decisions: evaluateRules)
+    }
+
+    /// The state's campaign table for this run's campaigns (state.md 1.3): an unchanged campaign
+    /// keeps its slot; a new or changed one gets a new slot and starts afresh (warned on stderr
+    /// once the state has runs); a campaign no longer present is dropped (warned).
+    /// - Returns: the new table, and the campaign index of every slot that continues.
+    static func reconcile(store: StateStore, campaigns: CampaignSet, runs: Int) throws -> ([StateStore.CampaignEntry], [Int: Int]) {
+        let known = try store.campaigns()
+        var entries: [StateStore.CampaignEntry] = []
+        var campaignOfSlot: [Int: Int] = [:]
+        var nextSlot = (known.map(\.slot).max() ?? 0) + 1
+        for (c, campaign) in campaigns.campaigns.enumerated() {
+            let fp = CampaignFingerprint.of(campaign, settings: campaigns.settings)
+            if let e = known.first(where: { $0.id == campaign.id && $0.fingerprint == fp }) {
+                entries.append(e)
+                campaignOfSlot[e.slot] = c
+                continue
+            }
+            entries.append(.init(slot: nextSlot, id: campaign.id, fingerprint: fp, sinceRun: runs + 1))
+            nextSlot += 1
+            if runs > 0 {
+                let was = known.contains { $0.id == campaign.id } ? "changed since the state's last run" : "new to the state"
+                Console.err("warning: campaign \(campaign.id) is \(was): it starts afresh, its timeline for each user beginning at the user's first fix from this batch on (state.md 1.3)\n")
+            }
+        }
+        for e in known where !campaigns.campaigns.contains(where: { $0.id == e.id }) {
+            Console.err("warning: campaign \(e.id) is no longer in the campaigns: it is dropped from the state (its deliveries still count toward limits.per_user)\n")
+        }
+
+        return (entries, campaignOfSlot)
     }
 
     /// The `--field` mapping (already checked by the reading).
