@@ -60,20 +60,32 @@ public struct StatefulDriver {
             throw RunError.data("\(statePath): the state holds '\(other)' runs; '\(command)' cannot continue it: use another --state")
         }
 
-        // Campaigns, and which of them continue (state.md 1.3).
-        let campaigns = try CampaignLoading.load(history.campaignPaths).campaignSet
-        clock.lap("campaigns")
-        let replay = Replay(campaigns: campaigns, options: .init(threads: history.threads, evaluateRules: evaluateRules))
-        let (entries, campaignOfSlot) = try Self.reconcile(store: store, campaigns: campaigns, runs: runs)
+        // The campaigns load and compile on another thread while the batch is read; their
+        // errors win over reading errors, as in a one-shot run.
+        let options = Replay.Options(threads: history.threads, evaluateRules: evaluateRules)
+        let paths = history.campaignPaths
+        let job = BackgroundTask { () -> Result<(CampaignSet, Replay), Error> in
+            do {
+                let set = try CampaignLoading.load(paths).campaignSet
+                return .success((set, Replay(campaigns: set, options: options)))
+            } catch {
+                return .failure(error)
+            }
+        }
 
-        // The batch, and the late fixes among it.
+        // The batch, and (below) the late fixes among it.
         let progress = ProgressLine(quiet: history.quiet)
         var rejects: [RejectedLine] = []
         var batchOptions = history
         batchOptions.rejects = nil
-        let (batch, readStats) = try HistoryLoading.read(batchOptions, progress: progress, observe: { rejects.append($0) })
+        let read = Result { try HistoryLoading.read(batchOptions, progress: progress, observe: { rejects.append($0) }) }
+        let (campaigns, replay) = try job.value.get()
+        let (batch, readStats) = try read.get()
         var stats = readStats
         clock.lap("read")
+
+        // Which campaigns continue (state.md 1.3).
+        let (entries, campaignOfSlot) = try Self.reconcile(store: store, campaigns: campaigns, runs: runs)
         let reader = try store.userReader()
         var ids = batch.userIds
         var fixes = batch.fixes

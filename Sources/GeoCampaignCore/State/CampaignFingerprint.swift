@@ -8,9 +8,24 @@ public enum CampaignFingerprint {
     public static func of(_ c: Campaign, settings: Settings) -> String {
         var text = "campaign \(c.id)\n"
         text += "active \(String(describing: c.active))\nholdout \(c.holdoutPercent)\ntracking \(String(describing: c.tracking))\n"
+        // Geometry goes in as the coordinates' bit patterns (describing 10k polygons as text is slow).
+        var geometry = FNV()
         for r in c.regions {
-            text += "region \(r.id) tags \(r.tags) h \(String(describing: r.hysteresisM)) confirm \(String(describing: r.confirmMs)) shape \(String(describing: r.shape))\n"
+            text += "region \(r.id) tags \(r.tags) h \(String(describing: r.hysteresisM)) confirm \(String(describing: r.confirmMs))\n"
+            switch r.shape {
+            case let .circle(center, radius):
+                geometry.add(0); geometry.add(center.lat.bitPattern); geometry.add(center.lon.bitPattern); geometry.add(radius.bitPattern)
+            case let .polygon(parts):
+                geometry.add(1); geometry.add(UInt64(parts.count))
+                for part in parts {
+                    for ring in [part.outer] + part.holes {
+                        geometry.add(UInt64(ring.count))
+                        for p in ring { geometry.add(p.lat.bitPattern); geometry.add(p.lon.bitPattern) }
+                    }
+                }
+            }
         }
+        text += "geometry \(geometry.value)\n"
         for r in c.rules { text += "rule \(r.id) offer \(r.offer) when \(conditionText(r.condition))\n" }
         for o in c.offers { text += "offer \(o.id) priority \(o.priority) cap \(String(describing: o.cap))\n" }
         text += "settings " + settingsText(settings)
@@ -31,6 +46,18 @@ public enum CampaignFingerprint {
 
     static func settingsText(_ s: Settings) -> String {
         "limit \(String(describing: s.perUserLimit)) tracking \(String(describing: s.tracking))\n"
+    }
+
+    /// FNV-1a 64-bit over 8-byte words.
+    struct FNV {
+        var value: UInt64 = 0xcbf2_9ce4_8422_2325
+        mutating func add(_ w: UInt64) {
+            var x = w
+            for _ in 0..<8 {
+                value = (value ^ (x & 0xFF)) &* 0x100_0000_01b3
+                x >>= 8
+            }
+        }
     }
 
     /// FNV-1a 64-bit.
