@@ -21,6 +21,15 @@ deps:
 	    exit 1; \
 	  fi; \
 	fi
+	@if ! pkg-config --exists sqlite3 2>/dev/null || [ ! -f /usr/include/sqlite3.h ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing libsqlite3-dev"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libsqlite3-dev pkg-config; \
+	  else \
+	    echo "SQLite is missing: install it first (Debian/Ubuntu: sudo apt-get install libsqlite3-dev pkg-config; macOS: brew install sqlite)"; \
+	    exit 1; \
+	  fi; \
+	fi
 
 # The browser test of the HTML report (Tests/geocampaignTests/ReportBrowserTests) opens it in
 # headless Chromium, driven by a python3 script: installed with apt-get when run as root, else

@@ -18,9 +18,14 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
         .target(
             name: "GeoCampaignCore",
-            dependencies: ["CYaml", "CLibXML2"]
+            dependencies: ["CYaml", "CLibXML2", "CSQLite"]
         ),
         .executableTarget(name: "geocampaign", dependencies: ["GeoCampaignCore"]),
         .executableTarget(name: "geocampaign-bench", dependencies: ["GeoCampaignCore"], path: "Benchmarks/geocampaign-bench"),

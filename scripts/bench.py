@@ -223,3 +223,8 @@ if any("old_median" in r for r in rows):
 if any("peer_median" in r for r in rows):
     print("duckdb: the same campaign in DuckDB + spatial (Benchmarks/peers/duckdb_campaign.py), run alternately, whole process;")
     print("ratio: duckdb median / geocampaign median; duck MB: its peak memory; same n: the same number of decisions.")
+
+# The stateful case (issue 9): 30 daily batches of M through one state.
+if "M" in a.sizes.split():
+    sys.stdout.flush()
+    subprocess.run([sys.executable, os.path.join(here, "bench_state.py"), "--bin", a.bin], check=True)

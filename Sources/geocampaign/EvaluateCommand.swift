@@ -10,11 +10,12 @@ struct EvaluateCommand: Command {
         .flag("include-suppressed", "Print every decision status (held_out, capped, lower_priority, limited), not only delivered."),
         .value("format", "jsonl|csv", "Output format (default: jsonl)."),
         HistoryOptions.sortedSpec,
-    ]
+    ] + HistoryOptions.stateSpecs
     static let example = "geocampaign evaluate --campaigns campaigns --history examples/visits.jsonl"
 
     var driver: ReplayDriver
     var writer: DecisionsWriter
+    var state: StateOptions
 
     init(_ a: ParsedArguments) throws {
         let f = a.value("format") ?? "jsonl"
@@ -22,13 +23,16 @@ struct EvaluateCommand: Command {
             throw CLIError.usage("--format '\(f)': expected jsonl or csv", Self.usage)
         }
         writer = DecisionsWriter(format: format, includeSuppressed: a.flag("include-suppressed"))
-        driver = ReplayDriver(history: try HistoryOptions(a, usage: Self.usage), sorted: a.flag("sorted"), evaluateRules: true,
+        state = try StateOptions(a, usage: Self.usage)
+        driver = ReplayDriver(history: try HistoryOptions(a, usage: Self.usage, requireHistory: !state.info), sorted: a.flag("sorted"), evaluateRules: true,
                               header: format == .csv ? DecisionsWriter.csvHeader : "")
+        try state.check(driver, usage: Self.usage)
     }
 
     func run() throws -> ExitCode {
         let writer = self.writer
-        let summary = try driver.run { campaigns in
+        if state.info { return try state.printInfo() }
+        let summary = try state.run(driver, command: Self.name) { campaigns in
             let prepared = writer.prepared(for: campaigns)
             return { o, c in
                 c.count(o, campaigns: campaigns)

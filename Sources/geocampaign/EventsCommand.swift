@@ -6,17 +6,21 @@ struct EventsCommand: Command {
     static let name = "events"
     static let abstract = "Replay location histories and print every enter and exit of every region."
     static let usage = "geocampaign events --history FILE [--campaigns PATH] [options]"
-    static let options = HistoryOptions.specs + [HistoryOptions.sortedSpec]
+    static let options = HistoryOptions.specs + [HistoryOptions.sortedSpec] + HistoryOptions.stateSpecs
     static let example = "geocampaign events --campaigns campaigns --history examples/visits.jsonl --rejects rejects.jsonl"
 
     var driver: ReplayDriver
+    var state: StateOptions
 
     init(_ a: ParsedArguments) throws {
-        driver = ReplayDriver(history: try HistoryOptions(a, usage: Self.usage), sorted: a.flag("sorted"), evaluateRules: false)
+        state = try StateOptions(a, usage: Self.usage)
+        driver = ReplayDriver(history: try HistoryOptions(a, usage: Self.usage, requireHistory: !state.info), sorted: a.flag("sorted"), evaluateRules: false)
+        try state.check(driver, usage: Self.usage)
     }
 
     func run() throws -> ExitCode {
-        let summary = try driver.run { campaigns in
+        if state.info { return try state.printInfo() }
+        let summary = try state.run(driver, command: Self.name) { campaigns in
             let writer = EventsWriter(campaigns: campaigns)
             return { o, c in
                 c.count(o, campaigns: campaigns)

@@ -6,7 +6,7 @@ enum GeoCampaignCLI {
     static let version = "0.1.0"
     static let commands: [any Command.Type] = [
         ValidateCommand.self, EvaluateCommand.self, EventsCommand.self, ExplainCommand.self,
-        SimulateCommand.self, RegionsCommand.self, TestCommand.self, ReportCommand.self,
+        SimulateCommand.self, RegionsCommand.self, TestCommand.self, ReportCommand.self, StreamCommand.self,
     ]
     static let usage = "geocampaign COMMAND [options]   (geocampaign --help lists the commands)"
 

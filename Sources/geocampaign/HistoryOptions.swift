@@ -17,6 +17,13 @@ extension HistoryOptions {
         .flag("quiet", "No summary on stderr."),
     ]
 
+    /// `--state`, `--final`, `--state-info`: stateful runs (state.md 1).
+    static let stateSpecs: [OptionSpec] = [
+        .value("state", "PATH", "Continue from the state database at PATH (created when missing) and print only what this batch settles (state.md 1)."),
+        .flag("final", "With --state: the history is complete; print what is held and close the state."),
+        .flag("state-info", "With --state and no --history: print what the state holds (runs, users, campaigns, held decisions, size)."),
+    ]
+
     /// `--sorted`, for the commands that can stream.
     static let sortedSpec = OptionSpec.flag("sorted", "The input is grouped by user (each user's lines together): stream it, memory bounded by the largest user; output follows the input's user order.")
 

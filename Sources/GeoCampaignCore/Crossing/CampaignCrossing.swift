@@ -118,6 +118,31 @@ public struct CampaignCrossing: Sendable {
         core.visits(fixes: fixes, tEnd: tEnd)
     }
 
+    /// Per campaign, per region of the campaign: its index in the compiled order (for resuming).
+    /// - Complexity: O(regions).
+    public func compiledIndices() -> [[Int32]] {
+        withExtendedLifetime(core) {
+            let records = core.regions.records.elements
+            var counts = [Int](repeating: 0, count: campaignCount)
+            for rec in records { counts[Int(rec.campaign)] = max(counts[Int(rec.campaign)], Int(rec.localRegion) + 1) }
+            var out = counts.map { [Int32](repeating: -1, count: $0) }
+            for r in records.indices { out[Int(records[r].campaign)][Int(records[r].localRegion)] = Int32(r) }
+            return out
+        }
+    }
+
+    /// The visits of one user for every campaign, continuing from `resume` and leaving there
+    /// the state after `fixes` (state.md 1): runs resumed batch after batch give the visits of
+    /// one run over all the fixes.
+    /// - Parameters:
+    ///   - fixes: the user's new fixes in time order, none earlier than the last one resumed.
+    ///   - tEnd: the user's last accepted fix so far.
+    ///   - compiled: `compiledIndices()`.
+    /// - Complexity: as `visits(fixes:tEnd:)`, plus the resumed tracks.
+    public func visits(fixes: [Fix], tEnd: Int64, resume: inout CrossingResume, compiled: [[Int32]]) -> [[Visit]] {
+        fixes.withUnsafeBufferPointer { core.visits(fixes: $0, tEnd: tEnd, resume: &resume, compiled: compiled) }
+    }
+
     /// The visits of one user for every campaign (see the buffer variant).
     public func visits(fixes: [Fix], tEnd: Int64) -> [[Visit]] {
         fixes.withUnsafeBufferPointer { visits(fixes: $0, tEnd: tEnd) }

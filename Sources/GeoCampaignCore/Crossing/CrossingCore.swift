@@ -69,7 +69,37 @@ struct CrossingCore: Sendable {
     ///   a region near a fix finds its track, if any, in O(1) (`TrackSlots`), so a fix inside k
     ///   overlapping regions costs O(k), not O(k^2).
     func visits(fixes: UnsafeBufferPointer<Fix>, tEnd: Int64) -> [[Visit]] {
-        withExtendedLifetime(self) { collect(fixes: fixes, tEnd: tEnd) }
+        withExtendedLifetime(self) { collect(fixes: fixes, tEnd: tEnd, resume: nil) }
+    }
+
+    /// As `visits(fixes:tEnd:)`, continuing from the state `resume` holds and leaving there the
+    /// state after `fixes` (once the end of the history has closed what the silence rule ends).
+    /// - Parameter compiled: per campaign, per region of the campaign, the compiled region index.
+    func visits(fixes: UnsafeBufferPointer<Fix>, tEnd: Int64, resume: inout CrossingResume, compiled: [[Int32]]) -> [[Visit]] {
+        withUnsafeMutablePointer(to: &resume) { p in
+            withExtendedLifetime(self) { collect(fixes: fixes, tEnd: tEnd, resume: (p, compiled)) }
+        }
+    }
+
+    /// The RegionTrack of a resumed track, or nil when its region is not in `compiled`.
+    private static func track(_ t: CrossingResume.Track, compiled: [[Int32]]) -> RegionTrack? {
+        guard compiled.indices.contains(Int(t.campaign)), compiled[Int(t.campaign)].indices.contains(Int(t.region)) else { return nil }
+        let r = compiled[Int(t.campaign)][Int(t.region)]
+        switch t.kind {
+        case .entering: return RegionTrack(region: r, state: .entering(t0: t.a), stamp: 0)
+        case .inside: return RegionTrack(region: r, state: .inside(enter: t.a, last: t.b), stamp: 0)
+        case .exiting: return RegionTrack(region: r, state: .exiting(enter: t.a, t0: t.b), stamp: 0)
+        }
+    }
+
+    /// A track as a resumable value.
+    private static func resumed(_ track: RegionTrack, _ records: UnsafeBufferPointer<CompiledRegions.Record>) -> CrossingResume.Track {
+        let rec = records[Int(track.region)]
+        switch track.state {
+        case let .entering(t0): return .init(campaign: rec.campaign, region: rec.localRegion, kind: .entering, a: t0, b: 0)
+        case let .inside(enter, last): return .init(campaign: rec.campaign, region: rec.localRegion, kind: .inside, a: enter, b: last)
+        case let .exiting(enter, t0): return .init(campaign: rec.campaign, region: rec.localRegion, kind: .exiting, a: enter, b: t0)
+        }
     }
 
     /// Appends `visit`, if any, to its campaign's visits, with the campaign's region index.
@@ -103,7 +133,8 @@ struct CrossingCore: Sendable {
         tracks.removeSubrange(kept...)
     }
 
-    private func collect(fixes: UnsafeBufferPointer<Fix>, tEnd: Int64) -> [[Visit]] {
+    private func collect(fixes: UnsafeBufferPointer<Fix>, tEnd: Int64,
+                         resume: (state: UnsafeMutablePointer<CrossingResume>, compiled: [[Int32]])?) -> [[Visit]] {
         let regions = self.regions.view
         let records = regions.records
         let probe = index.probe
@@ -142,6 +173,17 @@ struct CrossingCore: Sendable {
         // Where each region's track lies, once there are too many tracks to scan per candidate.
         var slots = TrackSlots()
         defer { slots.free() }
+        if let resume {
+            let start = resume.state.pointee
+            for g in 0..<groupCount {
+                let key = (groups[g].maxAccuracyM.bitPattern, groups[g].maxGapMs)
+                if let e = start.groups.first(where: { ($0.maxAccuracyBits, $0.maxGapMs) == key }) {
+                    state[g].last = e.last
+                    state[g].hasLast = true
+                }
+            }
+            tracks = start.tracks.compactMap { Self.track($0, compiled: resume.compiled) }
+        }
         var stamp = 0
         var nearStart = 0
         for i in 0..<fixes.count {
@@ -226,6 +268,18 @@ struct CrossingCore: Sendable {
             } else {
                 for track in tracks where Int(records[Int(track.region)].group) == g { Self.emit(track.open(), records, &out) }
             }
+        }
+        if let resume {
+            // What a later fix continues: every group's last used fix, and the tracks the
+            // silence rule has not closed (those closed above stay closed: the next used fix
+            // would close them at the same instants).
+            var end = CrossingResume()
+            for g in 0..<groupCount where state[g].hasLast {
+                end.groups.append(.init(maxAccuracyBits: groups[g].maxAccuracyM.bitPattern, maxGapMs: groups[g].maxGapMs, last: state[g].last))
+            }
+            end.tracks = tracks.map { Self.resumed($0, records) }
+            end.tracks.sort { ($0.campaign, $0.region) < ($1.campaign, $1.region) }
+            resume.state.pointee = end
         }
         // (enter, region); a zero-length visit (confirm 0) before a later one of the same region and instant.
         for c in out.indices where out[c].count > 1 {

@@ -106,6 +106,12 @@ public struct Arbiter: Sendable {
         run(userId: userId, triggers: triggers, explain: false).map(\.decision)
     }
 
+    /// As `decide`, continuing after the decisions of earlier runs (`prior`, ascending by time,
+    /// all earlier than every trigger): they count for caps and the per-user limit.
+    public func decide(userId: String, triggers: [Trigger], prior: [Seed]) -> [Decision] {
+        run(userId: userId, triggers: triggers, explain: false, prior: prior).map(\.decision)
+    }
+
     /// As `decide`, with each decision's reason in words (for `geocampaign explain`).
     ///
     ///     capped: "cap of test-drive reached: 1 delivered or held out in the last 7d (cap 1 per 7d)"
@@ -113,12 +119,21 @@ public struct Arbiter: Sendable {
         run(userId: userId, triggers: triggers, explain: true)
     }
 
-    func run(userId: String, triggers: [Trigger], explain: Bool) -> [ExplainedDecision] {
+    func run(userId: String, triggers: [Trigger], explain: Bool, prior: [Seed] = []) -> [ExplainedDecision] {
         // Delivered and held-out times per capped offer (by its slot), few per user; with
-        // `explain`, the decisions themselves beside the times, to name them in reasons.
+        // `explain`, the decisions themselves beside the times, to name them in reasons. Decisions
+        // of earlier runs (`prior`, a stateful run) count by their times; reasons name only this
+        // run's decisions.
         var capHistory: [(slot: Int, times: [Int64], decisions: [PriorDecision])] = []
         var deliveredTimes: [Int64] = []
         var delivered: [PriorDecision] = []
+        for seed in prior {
+            let slot = self.slot(campaignId: seed.campaignId, offerId: seed.offerId)
+            if slot >= 0 && cap(ofSlot: slot) != nil {
+                if let h = capHistory.firstIndex(where: { $0.slot == slot }) { capHistory[h].times.append(seed.time) } else { capHistory.append((slot, [seed.time], [])) }
+            }
+            if seed.delivered { deliveredTimes.append(seed.time) }
+        }
         var lastDelivered: Trigger?
         var heldOut = [Int8](repeating: -1, count: campaigns.campaigns.count)
         var out: [ExplainedDecision] = []

@@ -17,6 +17,9 @@ public enum RejectReason: String, CaseIterable, Sendable, Comparable {
     case outOfRange = "out_of_range"
     /// A timestamp that is not RFC 3339 with offset, not a valid date, or outside years 0001-9999.
     case badTimestamp = "bad_timestamp"
+    /// Stateful runs only (state.md 1.2): a fix earlier than the user's last fix held in the
+    /// state. Checked after every other reason.
+    case late
 
     /// Dense index of the case, for per-reason counters.
     @inlinable public var index: Int {
@@ -29,6 +32,7 @@ public enum RejectReason: String, CaseIterable, Sendable, Comparable {
         case .badType: return 5
         case .outOfRange: return 6
         case .badTimestamp: return 7
+        case .late: return 8
         }
     }
 

@@ -10,11 +10,14 @@ public struct EventsWriter: Sendable {
         order = CrossingEventOrder(campaigns: campaigns.campaigns)
     }
 
-    /// Appends the JSON Lines of `outcome`'s events to `out` and returns how many were written.
+    /// Appends the JSON Lines of `outcome`'s events (those in its event window) to `out` and returns how many were written.
     /// - Complexity: O(v log v) for v visits.
     @discardableResult
     public func append(_ outcome: UserOutcome, to out: inout [UInt8]) -> Int {
-        let events = order.events(visitsByCampaign: outcome.visits)
+        var events = order.events(visitsByCampaign: outcome.visits)
+        if outcome.eventsFrom != .min || outcome.eventsBefore != .max {
+            events.removeAll { $0.time < outcome.eventsFrom || $0.time >= outcome.eventsBefore }
+        }
         for e in events {
             let campaign = campaigns.campaigns[Int(e.campaign)]
             out.append(contentsOf: e.kind == .enter ? #"{"type":"enter","user":"#.utf8 : #"{"type":"exit","user":"#.utf8)

@@ -69,7 +69,8 @@ public enum HistoryLoading {
         }
     }
 
-    private static func setup(_ o: HistoryOptions, gate: @escaping () throws -> Void, files: PendingFiles?) throws -> Setup {
+    private static func setup(_ o: HistoryOptions, gate: @escaping () throws -> Void, files: PendingFiles?,
+                              observe: ((RejectedLine) -> Void)? = nil) throws -> Setup {
         var s = Setup(fields: o.baseFields, rejects: LazyRejects(path: o.rejects, gate: gate, files: files))
         for (name, source) in o.fieldMap.sorted(by: { $0.key < $1.key }) {
             do { try s.fields.apply("\(name)=\(source)") } catch {
@@ -80,6 +81,7 @@ public enum HistoryLoading {
         let rejects = s.rejects, strict = o.strict, digest = s.digest
         s.onReject = { r in
             digest.note(r)
+            observe?(r)
             try rejects.open()?.write(r)
             if strict { throw StrictStop(reject: r) }
         }
@@ -139,9 +141,11 @@ public enum HistoryLoading {
     /// campaign error is reported as if the campaigns had been loaded first and no file is
     /// touched. It runs on the calling thread.
     /// `files`, when given, receives the rejects file to put in place with the run's other outputs.
+    /// `observe`, when given, sees every rejected line (on the calling thread) before it is written.
     public static func read(_ o: HistoryOptions, progress: ProgressLine? = nil, gpxUser: String? = nil, gpxStartMs: Int64? = nil,
-                            gate: (() throws -> Void)? = nil, files: PendingFiles? = nil) throws -> (History, HistoryStats) {
-        let s = try setup(o, gate: gate ?? {}, files: files)
+                            gate: (() throws -> Void)? = nil, files: PendingFiles? = nil,
+                            observe: ((RejectedLine) -> Void)? = nil) throws -> (History, HistoryStats) {
+        let s = try setup(o, gate: gate ?? {}, files: files, observe: observe)
         // Without a gate nothing waits: the rejects file is created before reading, as any bad path is best told at once.
         if gate == nil { _ = try s.rejects.open() }
         let builder = HistoryBuilder(fields: s.fields, until: o.untilMs)

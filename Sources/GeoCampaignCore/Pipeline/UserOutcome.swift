@@ -14,4 +14,8 @@ public struct UserOutcome: Sendable {
     public var triggers: [Trigger]
     /// Decisions in output order (formats.md 3.1).
     public var decisions: [Decision]
+    /// The events to print: those with time in `eventsFrom ..< eventsBefore` (a stateful run
+    /// prints each event once, state.md 1.1; a one-shot run prints all).
+    public var eventsFrom: Int64 = .min
+    public var eventsBefore: Int64 = .max
 }

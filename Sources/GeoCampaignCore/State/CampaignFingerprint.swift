@@ -1,0 +1,74 @@
+/// A campaign's fingerprint (state.md 1.3): a hash of everything that can change its events or
+/// decisions (its id, regions with tags, geometry and tracking overrides, tracking, rules with
+/// their conditions and offers, offer ids, priorities and caps, holdout, active window) and of
+/// the settings (limits, tracking); not names, descriptions, messages or file names.
+public enum CampaignFingerprint {
+    /// 16 hex digits.
+    /// - Complexity: O(size of the campaign).
+    public static func of(_ c: Campaign, settings: Settings) -> String {
+        var text = "campaign \(c.id)\n"
+        text += "active \(String(describing: c.active))\nholdout \(c.holdoutPercent)\ntracking \(String(describing: c.tracking))\n"
+        // Geometry goes in as the coordinates' bit patterns (describing 10k polygons as text is slow).
+        var geometry = FNV()
+        for r in c.regions {
+            text += "region \(r.id) tags \(r.tags) h \(String(describing: r.hysteresisM)) confirm \(String(describing: r.confirmMs))\n"
+            switch r.shape {
+            case let .circle(center, radius):
+                geometry.add(0); geometry.add(center.lat.bitPattern); geometry.add(center.lon.bitPattern); geometry.add(radius.bitPattern)
+            case let .polygon(parts):
+                geometry.add(1); geometry.add(UInt64(parts.count))
+                for part in parts {
+                    for ring in [part.outer] + part.holes {
+                        geometry.add(UInt64(ring.count))
+                        for p in ring { geometry.add(p.lat.bitPattern); geometry.add(p.lon.bitPattern) }
+                    }
+                }
+            }
+        }
+        text += "geometry \(geometry.value)\n"
+        for r in c.rules { text += "rule \(r.id) offer \(r.offer) when \(conditionText(r.condition))\n" }
+        for o in c.offers { text += "offer \(o.id) priority \(o.priority) cap \(String(describing: o.cap))\n" }
+        text += "settings " + settingsText(settings)
+        return hex(fnv1a(Array(text.utf8)))
+    }
+
+    /// A condition as text, the same in every process (`during`'s days are a set: sorted here).
+    static func conditionText(_ c: Condition) -> String {
+        switch c {
+        case .during(let d):
+            return "during(days: \(d.days.sorted()), start: \(d.startMinute), end: \(d.endMinute), zone: \(d.timezone))"
+        case .all(let parts): return "all(" + parts.map(conditionText).joined(separator: ", ") + ")"
+        case .any(let parts): return "any(" + parts.map(conditionText).joined(separator: ", ") + ")"
+        case .not(let inner): return "not(" + conditionText(inner) + ")"
+        case .inside, .visited, .dwelled, .sequence: return String(describing: c)
+        }
+    }
+
+    static func settingsText(_ s: Settings) -> String {
+        "limit \(String(describing: s.perUserLimit)) tracking \(String(describing: s.tracking))\n"
+    }
+
+    /// FNV-1a 64-bit over 8-byte words.
+    struct FNV {
+        var value: UInt64 = 0xcbf2_9ce4_8422_2325
+        mutating func add(_ w: UInt64) {
+            var x = w
+            for _ in 0..<8 {
+                value = (value ^ (x & 0xFF)) &* 0x100_0000_01b3
+                x >>= 8
+            }
+        }
+    }
+
+    /// FNV-1a 64-bit.
+    static func fnv1a(_ bytes: [UInt8]) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return h
+    }
+
+    static func hex(_ v: UInt64) -> String {
+        let s = String(v, radix: 16)
+        return String(repeating: "0", count: 16 - s.count) + s
+    }
+}

@@ -1,0 +1,127 @@
+import CSQLite
+
+/// A connection to one SQLite database file; `deinit` closes it. SQLite's C types stay inside
+/// this file and `SQLiteStatement`; errors are `RunError`s naming the database's path.
+final class SQLiteDatabase {
+    let path: String
+    fileprivate let handle: OpaquePointer
+
+    /// Opens (creating when `create`) the database at `path`.
+    init(path: String, create: Bool) throws {
+        self.path = path
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            if let db { sqlite3_close_v2(db) }
+            throw RunError.failure("\(path): cannot open the state: \(message)")
+        }
+        handle = db
+        sqlite3_extended_result_codes(db, 1)
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    /// The last error as a message naming the database.
+    func failure(_ what: String) -> RunError {
+        let code = sqlite3_extended_errcode(handle)
+        let message = String(cString: sqlite3_errmsg(handle))
+        if code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED {
+            return .failure("\(path): the state is in use by another run (\(message)); try again when it has finished")
+        }
+        if code & 0xFF == SQLITE_NOTADB || code & 0xFF == SQLITE_CORRUPT {
+            return .data("\(path): not a geocampaign state, or a damaged one (\(message))")
+        }
+        return .failure("\(path): \(what): \(message)")
+    }
+
+    /// Runs one or more statements without results.
+    func exec(_ sql: String) throws {
+        var err: UnsafeMutablePointer<CChar>?
+        if sqlite3_exec(handle, sql, nil, nil, &err) != SQLITE_OK {
+            sqlite3_free(err)
+            throw failure("cannot run \(sql.prefix(40))")
+        }
+    }
+
+    /// Prepares a statement.
+    func prepare(_ sql: String) throws -> SQLiteStatement {
+        var stmt: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &stmt, nil) == SQLITE_OK, let stmt else { throw failure("cannot prepare \(sql.prefix(40))") }
+        return SQLiteStatement(db: self, stmt: stmt)
+    }
+
+    /// The value of an integer pragma.
+    func pragma(_ name: String) throws -> Int64 {
+        let s = try prepare("PRAGMA \(name)")
+        guard try s.step() else { return 0 }
+        return s.int(0)
+    }
+}
+
+/// A prepared statement; `deinit` finalizes it.
+final class SQLiteStatement {
+    private let db: SQLiteDatabase
+    private let stmt: OpaquePointer
+
+    fileprivate init(db: SQLiteDatabase, stmt: OpaquePointer) {
+        self.db = db
+        self.stmt = stmt
+    }
+
+    deinit { sqlite3_finalize(stmt) }
+
+    /// A value to bind.
+    enum Value {
+        case int(Int64)
+        case text(String)
+        case blob([UInt8])
+        case null
+    }
+
+    /// Resets the statement and binds `values` to ?1, ?2, ...
+    func bind(_ values: [Value]) throws {
+        sqlite3_reset(stmt)
+        sqlite3_clear_bindings(stmt)
+        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        for (i, v) in values.enumerated() {
+            let k = Int32(i + 1)
+            let rc: Int32
+            switch v {
+            case .int(let n): rc = sqlite3_bind_int64(stmt, k, n)
+            case .text(let s): rc = sqlite3_bind_text(stmt, k, s, -1, transient)
+            case .blob(let b): rc = b.withUnsafeBytes { sqlite3_bind_blob64(stmt, k, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64($0.count), transient) }
+            case .null: rc = sqlite3_bind_null(stmt, k)
+            }
+            if rc != SQLITE_OK { throw db.failure("cannot bind a value") }
+        }
+    }
+
+    /// Steps once: true when a row is available.
+    func step() throws -> Bool {
+        switch sqlite3_step(stmt) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw db.failure("cannot read or write the state")
+        }
+    }
+
+    /// Binds and runs to completion.
+    func run(_ values: [Value] = []) throws {
+        try bind(values)
+        while try step() {}
+    }
+
+    func int(_ col: Int32) -> Int64 { sqlite3_column_int64(stmt, col) }
+    func isNull(_ col: Int32) -> Bool { sqlite3_column_type(stmt, col) == SQLITE_NULL }
+    func text(_ col: Int32) -> String {
+        guard let p = sqlite3_column_text(stmt, col) else { return "" }
+        return String(cString: p)
+    }
+    func blob(_ col: Int32) -> [UInt8] {
+        let n = Int(sqlite3_column_bytes(stmt, col))
+        guard n > 0, let p = sqlite3_column_blob(stmt, col) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: p, count: n))
+    }
+}

@@ -1,0 +1,213 @@
+import Foundation
+
+/// The state database of stateful runs (state.md 1): an SQLite file holding, per user, the
+/// record of `UserState`, the campaigns' fingerprints, and the latest run's batch and output.
+///
+/// Tables (inspect them with `sqlite3 PATH`): `meta(key, value)`; `campaigns(slot, id,
+/// fingerprint, since_run)`; `users(id, held, state)`; `runs(run, at, batch, output, rejects,
+/// command)`, of which only the latest keeps its output. The schema version is
+/// `PRAGMA user_version`; a state of a newer version is refused, naming both versions.
+///
+/// A run holds the database's write lock from `begin` to `commit`: a second run on the same
+/// state waits for nothing and fails with a message instead.
+public final class StateStore {
+    /// The schema version this build reads and writes.
+    public static let schemaVersion: Int64 = 1
+    /// `PRAGMA application_id`: "geoc".
+    static let applicationId: Int64 = 0x6765_6F63
+
+    /// The path given.
+    public let path: String
+    let db: SQLiteDatabase
+
+    /// One campaign the state knows.
+    public struct CampaignEntry: Sendable, Equatable {
+        /// The state's number for this campaign and fingerprint.
+        public var slot: Int
+        /// The campaign id.
+        public var id: String
+        /// Its fingerprint (`CampaignFingerprint`).
+        public var fingerprint: String
+        /// The run from which it has had this fingerprint.
+        public var sinceRun: Int
+    }
+
+    /// The latest run.
+    public struct RunEntry: Sendable {
+        /// Run number, from 1.
+        public var run: Int
+        /// When it committed (RFC 3339).
+        public var at: String
+        /// The batch's content hash.
+        public var batch: String
+        /// `evaluate` or `events`.
+        public var command: String
+        /// What it printed and rejected.
+        public var output: [UInt8]
+        public var rejects: [UInt8]
+    }
+
+    /// Opens the state at `path`, creating it when it does not exist and `create` is true.
+    /// - Throws: `RunError` naming the path: not a state, a newer schema, cannot be opened.
+    public init(path: String, create: Bool) throws {
+        self.path = path
+        let exists = FileManager.default.fileExists(atPath: path)
+        if !exists && !create { throw RunError.noInput("\(path): no such state") }
+        db = try SQLiteDatabase(path: path, create: create)
+        try db.exec("PRAGMA busy_timeout = 0")
+        let version: Int64
+        let app: Int64
+        do {
+            version = try db.pragma("user_version")
+            app = try db.pragma("application_id")
+        }
+        let tables = try db.prepare("SELECT count(*) FROM sqlite_master")
+        _ = try tables.step()
+        let empty = tables.int(0) == 0
+        if empty && version == 0 {
+            try db.exec("""
+                BEGIN IMMEDIATE;
+                PRAGMA application_id = \(Self.applicationId);
+                PRAGMA user_version = \(Self.schemaVersion);
+                CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+                CREATE TABLE campaigns(slot INTEGER PRIMARY KEY, id TEXT NOT NULL, fingerprint TEXT NOT NULL, since_run INTEGER NOT NULL);
+                CREATE TABLE users(id TEXT PRIMARY KEY, held INTEGER NOT NULL, state BLOB NOT NULL) WITHOUT ROWID;
+                CREATE TABLE runs(run INTEGER PRIMARY KEY, at TEXT NOT NULL, batch TEXT NOT NULL, command TEXT NOT NULL, output BLOB, rejects BLOB);
+                COMMIT;
+                """)
+            return
+        }
+        guard app == Self.applicationId else {
+            throw RunError.data("\(path): not a geocampaign state (an SQLite database of another program)")
+        }
+        if version > Self.schemaVersion {
+            throw RunError.data("\(path): the state has schema version \(version), newer than version \(Self.schemaVersion) that this geocampaign reads; use the newer geocampaign that wrote it")
+        }
+        if version < 1 {
+            throw RunError.data("\(path): the state has schema version \(version), which this geocampaign (version \(Self.schemaVersion)) cannot read")
+        }
+    }
+
+    /// Takes the write lock for one run.
+    public func begin() throws { try db.exec("BEGIN IMMEDIATE") }
+    /// Makes the run's changes durable, all together.
+    public func commit() throws { try db.exec("COMMIT") }
+    /// Drops the run's changes.
+    public func rollback() { try? db.exec("ROLLBACK") }
+
+    /// A `meta` value.
+    public func meta(_ key: String) throws -> String? {
+        let s = try db.prepare("SELECT value FROM meta WHERE key = ?1")
+        try s.bind([.text(key)])
+        return try s.step() ? s.text(0) : nil
+    }
+
+    /// Sets a `meta` value.
+    public func setMeta(_ key: String, _ value: String) throws {
+        try db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)").run([.text(key), .text(value)])
+    }
+
+    /// The campaigns, by slot.
+    public func campaigns() throws -> [CampaignEntry] {
+        let s = try db.prepare("SELECT slot, id, fingerprint, since_run FROM campaigns ORDER BY slot")
+        try s.bind([])
+        var out: [CampaignEntry] = []
+        while try s.step() { out.append(CampaignEntry(slot: Int(s.int(0)), id: s.text(1), fingerprint: s.text(2), sinceRun: Int(s.int(3)))) }
+        return out
+    }
+
+    /// Replaces the campaigns table.
+    public func setCampaigns(_ entries: [CampaignEntry]) throws {
+        try db.exec("DELETE FROM campaigns")
+        let s = try db.prepare("INSERT INTO campaigns(slot, id, fingerprint, since_run) VALUES (?1, ?2, ?3, ?4)")
+        for e in entries { try s.run([.int(Int64(e.slot)), .text(e.id), .text(e.fingerprint), .int(Int64(e.sinceRun))]) }
+    }
+
+    /// Reads user records; `body` gets each id and record.
+    public final class UserReader {
+        private let stmt: SQLiteStatement
+        init(_ db: SQLiteDatabase) throws { stmt = try db.prepare("SELECT state FROM users WHERE id = ?1") }
+        /// The record of `id`, nil for a user the state does not hold.
+        public func record(_ id: String) throws -> [UInt8]? {
+            try stmt.bind([.text(id)])
+            return try stmt.step() ? stmt.blob(0) : nil
+        }
+    }
+
+    /// A reader of user records.
+    public func userReader() throws -> UserReader { try UserReader(db) }
+
+    /// Every user id, in byte order.
+    public func userIds() throws -> [String] {
+        let s = try db.prepare("SELECT id FROM users ORDER BY id")
+        try s.bind([])
+        var out: [String] = []
+        while try s.step() { out.append(s.text(0)) }
+        return out
+    }
+
+    /// Writes user records.
+    public final class UserWriter {
+        private let stmt: SQLiteStatement
+        init(_ db: SQLiteDatabase) throws { stmt = try db.prepare("INSERT OR REPLACE INTO users(id, held, state) VALUES (?1, ?2, ?3)") }
+        /// Stores `record` for `id`.
+        public func put(_ id: String, held: Int, record: [UInt8]) throws {
+            try stmt.run([.text(id), .int(Int64(held)), .blob(record)])
+        }
+    }
+
+    /// A writer of user records.
+    public func userWriter() throws -> UserWriter { try UserWriter(db) }
+
+    /// The latest run, if any.
+    public func latestRun() throws -> RunEntry? {
+        let s = try db.prepare("SELECT run, at, batch, command, output, rejects FROM runs ORDER BY run DESC LIMIT 1")
+        try s.bind([])
+        guard try s.step() else { return nil }
+        return RunEntry(run: Int(s.int(0)), at: s.text(1), batch: s.text(2), command: s.text(3), output: s.blob(4), rejects: s.blob(5))
+    }
+
+    /// Records a run with its output; earlier runs keep their line but not their output.
+    public func addRun(_ r: RunEntry) throws {
+        try db.prepare("UPDATE runs SET output = NULL, rejects = NULL").run()
+        try db.prepare("INSERT INTO runs(run, at, batch, command, output, rejects) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+            .run([.int(Int64(r.run)), .text(r.at), .text(r.batch), .text(r.command), .blob(r.output), .blob(r.rejects)])
+    }
+
+    /// What `--state-info` prints about the users: how many, decisions held, record bytes.
+    public func userTotals() throws -> (users: Int, held: Int, recordBytes: Int) {
+        let s = try db.prepare("SELECT count(*), coalesce(sum(held), 0), coalesce(sum(length(state)), 0) FROM users")
+        try s.bind([])
+        _ = try s.step()
+        return (Int(s.int(0)), Int(s.int(1)), Int(s.int(2)))
+    }
+
+    /// A hash of what the state holds, wall-clock times aside (users, campaigns, runs with
+    /// their batches and outputs, counters): two states that continue alike have equal digests.
+    public func contentDigest() throws -> String {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ bytes: [UInt8]) {
+            for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+            h = (h ^ 0xFF) &* 0x100_0000_01b3
+        }
+        let queries: [(String, Int32)] = [
+            ("SELECT id, held, state FROM users ORDER BY id", 3),
+            ("SELECT slot, id, fingerprint, since_run FROM campaigns ORDER BY slot", 4),
+            ("SELECT run, batch, command, output, rejects FROM runs ORDER BY run", 5),
+            ("SELECT key, value FROM meta WHERE key NOT IN ('final_at') ORDER BY key", 2),
+        ]
+        for (sql, columns) in queries {
+            let st = try db.prepare(sql)
+            try st.bind([])
+            while try st.step() {
+                for col in 0..<columns { mix(st.blob(col)) }
+            }
+        }
+        return CampaignFingerprint.hex(h)
+    }
+
+    /// The database's size in bytes (pages in use).
+    public func sizeBytes() throws -> Int {
+        Int(try db.pragma("page_count") * db.pragma("page_size"))
+    }
+}

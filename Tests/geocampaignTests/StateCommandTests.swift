@@ -1,0 +1,133 @@
+import Foundation
+import XCTest
+
+/// `--state`, `--final`, `--state-info` end to end (state.md 1), on the contract's state-1 batches.
+final class StateCommandTests: XCTestCase {
+    static let example = BinaryRunner.root.deletingLastPathComponent().appendingPathComponent("shared/spec/examples/state-1")
+    private var dir: URL!
+
+    override func setUpWithError() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("gc-state-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: Self.example.path), "the contract's state-1 example")
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: dir) }
+
+    static func batch(_ k: Int) -> String { example.appendingPathComponent("batches/batch-\(k).jsonl").path }
+    static var campaigns: String { example.appendingPathComponent("campaigns").path }
+
+    private func evaluate(_ k: Int, state: String = "s", extra: [String] = []) throws -> BinaryRunner.Result {
+        try BinaryRunner.run(["evaluate", "--state", state, "--include-suppressed", "--campaigns", Self.campaigns,
+                              "--history", Self.batch(k), "--quiet"] + extra, cwd: dir)
+    }
+
+    private func info(_ state: String = "s") throws -> [String: String] {
+        let r = try BinaryRunner.run(["evaluate", "--state", state, "--state-info"], cwd: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        var out: [String: String] = [:]
+        for line in r.stdout.split(separator: "\n") {
+            let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if parts.count == 2 { out[parts[0]] = parts[1] }
+        }
+        return out
+    }
+
+    func testThreeRunsPrintTheExpectedDecisionsAndTheFinalStateRefusesMore() throws {
+        for k in 1...3 {
+            let r = try evaluate(k, extra: k == 3 ? ["--final"] : [])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let expected = try String(contentsOf: Self.example.appendingPathComponent("expected/run-\(k)/decisions.jsonl"), encoding: .utf8)
+            XCTAssertEqual(r.stdout.split(separator: "\n").count, expected.split(separator: "\n").count, "run \(k)")
+        }
+        let i = try info()
+        XCTAssertEqual(i["runs"], "3")
+        XCTAssertTrue(i["final"]?.hasPrefix("yes, since run 3") ?? false, "\(i)")
+        XCTAssertEqual(i["users"], "30")
+        XCTAssertEqual(i["campaigns"], "5")
+        let more = try evaluate(2)
+        XCTAssertEqual(more.status, 65)
+        XCTAssertTrue(more.stderr.contains("error: s: the state was finalized by run 3 at "), more.stderr)
+    }
+
+    func testARepeatedBatchPrintsTheSameOutputAndChangesNothing() throws {
+        XCTAssertEqual(try evaluate(1, extra: ["--output", "o1", "--rejects", "r1"]).status, 0)
+        let first = try evaluate(2, extra: ["--output", "o2", "--rejects", "r2"])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let before = try info()
+        let again = try evaluate(2, extra: ["--output", "o2b", "--rejects", "r2b"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stderr.contains("note: this batch was already applied by run 2 of s"), again.stderr)
+        XCTAssertEqual(try Data(contentsOf: dir.appendingPathComponent("o2")), try Data(contentsOf: dir.appendingPathComponent("o2b")))
+        XCTAssertEqual(try Data(contentsOf: dir.appendingPathComponent("r2")), try Data(contentsOf: dir.appendingPathComponent("r2b")))
+        XCTAssertFalse(try String(contentsOf: dir.appendingPathComponent("o2"), encoding: .utf8).isEmpty)
+        let after = try info()
+        XCTAssertEqual(before["content digest"], after["content digest"])
+        XCTAssertEqual(after["runs"], "2")
+        // Negative control: a new batch does change the digest.
+        XCTAssertEqual(try evaluate(3).status, 0)
+        XCTAssertNotEqual(try info()["content digest"], after["content digest"])
+    }
+
+    func testLateFixesAreRejectedWithReasonLate() throws {
+        XCTAssertEqual(try evaluate(1).status, 0)
+        let r = try evaluate(2, extra: ["--rejects", "r2"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let rejects = try String(contentsOf: dir.appendingPathComponent("r2"), encoding: .utf8)
+        XCTAssertTrue(rejects.contains(#""reason": "late""#), rejects)
+        let strict = try evaluate(3, extra: ["--strict"])
+        XCTAssertEqual(strict.status, 65)
+        XCTAssertTrue(strict.stderr.contains("rejected line (late)") || strict.stderr.contains("rejected line ("), strict.stderr)
+    }
+
+    func testACampaignChangeIsWarnedAndAStateServesOneCommand() throws {
+        let copy = dir.appendingPathComponent("campaigns")
+        try FileManager.default.copyItem(atPath: Self.campaigns, toPath: copy.path)
+        try FileManager.default.copyItem(atPath: Self.example.appendingPathComponent("regions").path, toPath: dir.appendingPathComponent("regions").path)
+        let args = ["evaluate", "--state", "s", "--campaigns", "campaigns", "--quiet"]
+        XCTAssertEqual(try BinaryRunner.run(args + ["--history", Self.batch(1)], cwd: dir).status, 0)
+        let same = try BinaryRunner.run(args + ["--history", Self.batch(2)], cwd: dir)
+        XCTAssertFalse(same.stderr.contains("warning: campaign"), "an unchanged campaign is not warned about: \(same.stderr)")
+        let file = copy.appendingPathComponent("mall-events.yaml")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        try Data(text.replacingOccurrences(of: "priority: ", with: "priority: 1").utf8).write(to: file)
+        let changed = try BinaryRunner.run(args + ["--history", Self.batch(3)], cwd: dir)
+        XCTAssertEqual(changed.status, 0, changed.stderr)
+        XCTAssertTrue(changed.stderr.contains("warning: campaign mall-events is changed since the state's last run"), changed.stderr)
+        let events = try BinaryRunner.run(["events", "--state", "s", "--campaigns", "campaigns", "--history", Self.batch(1)], cwd: dir)
+        XCTAssertEqual(events.status, 65)
+        XCTAssertTrue(events.stderr.contains("the state holds 'evaluate' runs; 'events' cannot continue it"), events.stderr)
+    }
+
+    func testUsageAndBadStates() throws {
+        let cases: [([String], Int32, String)] = [
+            (["evaluate", "--final", "--history", "x"], 64, "error: --final needs --state PATH"),
+            (["evaluate", "--state", "s", "--history", "-"], 64, "error: --state needs --history FILE"),
+            (["events", "--state", "s", "--history", "x", "--until", "2026-03-10T00:00:00Z"], 64, "error: --until cannot be combined with --state"),
+            (["evaluate", "--state", "nothere", "--state-info"], 66, "error: nothere: no such state"),
+        ]
+        for (args, status, message) in cases {
+            let r = try BinaryRunner.run(args, cwd: dir)
+            XCTAssertEqual(r.status, status, "\(args): \(r.stderr)")
+            XCTAssertTrue(r.stderr.hasPrefix(message), "\(args): \(r.stderr)")
+        }
+        try Data("not a database at all, just text that is long enough to look like a header".utf8).write(to: dir.appendingPathComponent("junk"))
+        let junk = try evaluate(1, state: "junk")
+        XCTAssertEqual(junk.status, 65, junk.stderr)
+        XCTAssertTrue(junk.stderr.contains("junk: not a geocampaign state"), junk.stderr)
+        XCTAssertEqual(try String(contentsOf: dir.appendingPathComponent("junk"), encoding: .utf8).prefix(7), "not a d", "the file is untouched")
+    }
+
+    /// A state written by a newer geocampaign (a higher schema version) is refused, naming both versions.
+    func testANewerSchemaIsRefusedNamingBothVersions() throws {
+        XCTAssertEqual(try evaluate(1).status, 0)
+        // PRAGMA user_version lives at byte 60 of the database header (big-endian).
+        let url = dir.appendingPathComponent("s")
+        var bytes = try Data(contentsOf: url)
+        bytes[60] = 0; bytes[61] = 0; bytes[62] = 0; bytes[63] = 9
+        try bytes.write(to: url)
+        let r = try evaluate(2)
+        XCTAssertEqual(r.status, 65)
+        XCTAssertTrue(r.stderr.contains("the state has schema version 9, newer than version 1 that this geocampaign reads"), r.stderr)
+    }
+}

@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""The stateful case of make bench (issue 9): 30 daily batches of the M city through one state.
+
+The M history covers one week; day d of the 30 (d = 0..29) is the M fixes of weekday d % 7,
+moved d // 7 weeks later, so every batch holds the same 10k users' habits for one day. Each
+batch is run twice: `evaluate --state` (all 30 on one state, in order) and a stateless
+`evaluate` of the same batch. Printed: the wall time and peak memory of each stateful run, its
+ratio to the stateless run, run 30 / run 2, and the state's bytes per user.
+
+Usage: scripts/bench_state.py [--bin .build/release/geocampaign] [--days 30]
+"""
+import argparse, calendar, json, os, re, subprocess, sys, time
+
+here = os.path.dirname(os.path.abspath(__file__))
+root = os.path.dirname(here)
+ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+ap.add_argument("--bin", default=os.path.join(root, ".build/release/geocampaign"))
+ap.add_argument("--days", type=int, default=30)
+ap.add_argument("--repeat", type=int, default=1, help="stateless runs per batch (the fastest is compared)")
+a = ap.parse_args()
+
+M = os.path.join(root, "bench-data", "M")
+if not os.path.exists(os.path.join(M, "history.jsonl")):
+    subprocess.run([sys.executable, os.path.join(here, "gen_bench.py"), "--size", "M", "--out", os.path.join(root, "bench-data")], check=True)
+out_dir = os.path.join(root, "bench-data", "M-days")
+os.makedirs(out_dir, exist_ok=True)
+
+TS = re.compile(rb'"ts":\s*("([^"]*)"|[-0-9.eE]+)')
+
+
+def epoch_ms(raw):
+    if raw.startswith(b'"'):
+        s = raw[1:-1].decode()
+        off = 0
+        if s.endswith("Z"):
+            s = s[:-1]
+        else:
+            sign = 1 if s[-6] == "+" else -1
+            off = sign * (int(s[-5:-3]) * 3600 + int(s[-2:]) * 60)
+            s = s[:-6]
+        frac = 0.0
+        if "." in s:
+            s, f = s.split(".")
+            frac = float("0." + f)
+        t = calendar.timegm(time.strptime(s, "%Y-%m-%dT%H:%M:%S")) - off
+        return int(round((t + frac) * 1000))
+    return int(round(float(raw) * 1000))
+
+
+def make_days():
+    """bench-data/M-days/day-NN.jsonl, ts rewritten as epoch milliseconds / 1000 (seconds with 3 decimals)."""
+    if os.path.exists(os.path.join(out_dir, "day-%02d.jsonl" % (a.days - 1))):
+        return
+    print("splitting M into daily batches ...", file=sys.stderr, flush=True)
+    by_day = {}
+    first = None
+    with open(os.path.join(M, "history.jsonl"), "rb") as f:
+        for line in f:
+            m = TS.search(line)
+            ms = epoch_ms(m.group(1))
+            day = ms // 86_400_000
+            first = day if first is None else min(first, day)
+            by_day.setdefault(day, []).append((line, m.start(1), m.end(1), ms))
+    days = sorted(by_day)
+    week = [d for d in days if d < first + 7]
+    for d in range(a.days):
+        src = by_day.get(week[d % 7], [])
+        shift = (d // 7) * 7 * 86_400_000
+        with open(os.path.join(out_dir, "day-%02d.jsonl" % d), "wb") as o:
+            for line, s, e, ms in src:
+                o.write(line[:s] + ("%d.%03d" % divmod(ms + shift, 1000)).encode() + line[e:])
+
+
+def run(cmd):
+    t = time.time()
+    p = subprocess.Popen(cmd, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    err = p.stderr.read().decode()
+    _, status, ru = os.wait4(p.pid, 0)
+    if status != 0:
+        sys.exit(f"{' '.join(cmd)} failed ({status}):\n{err}")
+    return time.time() - t, ru.ru_maxrss / 1024, err
+
+
+make_days()
+state = os.path.join(out_dir, "state.db")
+for f in (state, state + "-journal"):
+    if os.path.exists(f):
+        os.remove(f)
+campaigns = os.path.join(M, "campaigns")
+rows = []
+for d in range(a.days):
+    batch = os.path.join(out_dir, "day-%02d.jsonl" % d)
+    base = [a.bin, "evaluate", "--campaigns", campaigns, "--history", batch, "--include-suppressed", "--output", os.path.join(out_dir, "out.jsonl")]
+    w0 = min(run(base)[0] for _ in range(a.repeat))
+    w1, rss, err = run(base + ["--state", state])
+    info = subprocess.run([a.bin, "evaluate", "--state", state, "--state-info"], capture_output=True, text=True).stdout
+    size = int(re.search(r"size: (\d+) bytes", info).group(1))
+    users = int(re.search(r"users: (\d+)", info).group(1))
+    held = int(re.search(r"held decisions: (\d+)", info).group(1))
+    fixes = int(re.search(r"fixes accepted: (\d+)", err).group(1))
+    rows.append((d + 1, fixes, w0, w1, rss, size, users, held))
+    print(f"run {d + 1}: {fixes} fixes, stateless {w0:.2f} s, stateful {w1:.2f} s ({w1 / w0:.2f}x), peak {rss:.0f} MB, state {size / max(1, users):.0f} B/user",
+          file=sys.stderr, flush=True)
+
+print(f"\nstateful evaluate, 30 daily batches of M through one state, {os.cpu_count()} cores")
+print(f"{'run':>4}{'fixes':>10}{'stateless s':>13}{'stateful s':>12}{'ratio':>7}{'peak MB':>9}{'state MB':>10}{'B/user':>8}{'users':>8}{'held':>7}")
+for r in rows:
+    print(f"{r[0]:>4}{r[1]:>10,}{r[2]:>13.2f}{r[3]:>12.2f}{r[3] / r[2]:>7.2f}{r[4]:>9.0f}{r[5] / 1048576:>10.1f}{r[5] / max(1, r[6]):>8.0f}{r[6]:>8,}{r[7]:>7,}")
+if len(rows) >= 30:
+    print(f"run 30 / run 2: {rows[29][3] / rows[1][3]:.2f}x; worst stateful/stateless ratio: {max(r[3] / r[2] for r in rows):.2f}x")
