@@ -132,9 +132,10 @@ final class CampaignDecoder {
     func timezone(_ node: YAMLNode) -> String? {
         guard let s = scalar(node, "timezone", example: "America/Los_Angeles") else { return nil }
         if TimeZone(identifier: s) != nil { return s }
-        var message = "unknown time zone '\(s)': write an IANA name such as America/Los_Angeles, Europe/Paris or UTC"
+        let shown = ValueParser.shown(s)
+        var message = "unknown time zone '\(shown)': write an IANA name such as America/Los_Angeles, Europe/Paris or UTC"
         if let near = EditDistance.suggestion(for: s, among: TimeZone.knownTimeZoneIdentifiers) {
-            message = "unknown time zone '\(s)': did you mean '\(near)'?"
+            message = "unknown time zone '\(shown)': did you mean '\(near)'?"
         }
         error(node.mark, message)
         return nil
