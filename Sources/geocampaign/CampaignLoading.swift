@@ -2,6 +2,13 @@ import GeoCampaignCore
 
 /// Loads campaigns for a command, printing every diagnostic on stderr.
 enum CampaignLoading {
+    /// The campaign paths of `validate` and `regions`: `--campaigns` values, then PATH
+    /// arguments; `campaigns` when there are none.
+    static func paths(_ a: ParsedArguments) -> [String] {
+        let given = a.all("campaigns") + a.positionals
+        return given.isEmpty ? ["campaigns"] : given
+    }
+
     /// Loads `paths`; throws exit 66 when a named path cannot be read, 65 when any file has errors.
     static func load(_ paths: [String]) throws -> LoadResult {
         let result = CampaignLoader().load(paths: paths)

@@ -7,7 +7,7 @@ struct ExplainCommand: Command {
     static let abstract = "Tell, for one user, which visits, rules and decisions happened and why (or why not)."
     static let usage = "geocampaign explain --history FILE --user ID [--campaigns PATH] [options]"
     static let options = HistoryOptions.specs + [.value("user", "ID", "The user to explain (required).")]
-    static let example = "geocampaign explain --campaigns campaigns --history examples/visits.jsonl --user car-shopper"
+    static let example = "geocampaign explain --campaigns campaigns --history examples/visits.jsonl --user carla"
 
     var history: HistoryOptions
     var user: String
