@@ -14,6 +14,8 @@ final class CampaignDecoder {
     /// Folder of the YAML file, for import paths ("" for the current folder).
     let directory: String
     let imports: GeoJSONCache
+    /// Time zones written as fixed offsets, reported when the regions are known.
+    var pendingZones: [PendingZone] = []
 
     init(file: SourceFile, imports: GeoJSONCache) {
         self.file = file
@@ -131,6 +133,10 @@ final class CampaignDecoder {
     /// A time zone name that Foundation knows, or nil after reporting.
     func timezone(_ node: YAMLNode) -> String? {
         guard let s = scalar(node, "timezone", example: "America/Los_Angeles") else { return nil }
+        if let offset = Self.fixedOffset(s) {
+            pendingZones.append(PendingZone(mark: node.mark, text: s, offsetSeconds: offset))
+            return nil
+        }
         if TimeZone(identifier: s) != nil { return s }
         let shown = ValueParser.shown(s)
         var message = "unknown time zone '\(shown)': write an IANA name such as America/Los_Angeles, Europe/Paris or UTC"
