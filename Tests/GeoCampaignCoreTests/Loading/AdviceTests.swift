@@ -26,6 +26,17 @@ final class LoadingAdviceTests: XCTestCase {
         r.diagnostics.map { "\($0.line):\($0.column): \($0.severity == .error ? "error" : "warning"): \($0.message)" }
     }
 
+    /// A campaign of the regions imported from p.geojson, all tagged p.
+    private static let importCampaign = """
+        campaign: c
+        regions:
+          - { import: p.geojson, radius: 100m, tags: [p] }
+        rules:
+          - { id: r, when: { inside: { tags: [p] } }, offer: o }
+        offers:
+          - id: o
+        """
+
     private func campaign(when: String, rule extra: String = "") -> String {
         """
         campaign: c
@@ -118,15 +129,7 @@ final class LoadingAdviceTests: XCTestCase {
           {"type": "Feature", "properties": {"name": "C", "kind": "y", "ref": 3, "osm_id": "n3"}, "geometry": {"type": "Point", "coordinates": [8.56, 47.37]}}
         ]}
         """
-        let text = """
-        campaign: c
-        regions:
-          - { import: p.geojson, radius: 100m, tags: [p] }
-        rules:
-          - { id: r, when: { inside: { tags: [p] } }, offer: o }
-        offers:
-          - id: o
-        """
+        let text = Self.importCampaign
         XCTAssertEqual(lines(load(text, files: ["p.geojson": geo])), [
             "3:15: error: all 3 features in 'p.geojson' have no usable id (the first at line 2 of that file): add id_property: osm_id (the properties with a different value in every feature: osm_id, name, ref)",
         ])
@@ -173,15 +176,7 @@ final class LoadingAdviceTests: XCTestCase {
           {"type": "Feature", "id": -12.50e1, "properties": {}, "geometry": {"type": "Point", "coordinates": [8.54, 47.37]}}
         ]}
         """
-        let text = """
-        campaign: c
-        regions:
-          - { import: p.geojson, radius: 100m, tags: [p] }
-        rules:
-          - { id: r, when: { inside: { tags: [p] } }, offer: o }
-        offers:
-          - id: o
-        """
+        let text = Self.importCampaign
         let r = load(text, files: ["p.geojson": geo])
         XCTAssertEqual(lines(r), [])
         XCTAssertEqual(r.campaignSet.campaigns.first?.regions.map(\.id), ["1000000000000000000000", "150", "0.025", "123456789012345678901234", "-125"])
@@ -250,15 +245,7 @@ final class LoadingAdviceTests: XCTestCase {
             features.append("{\"type\": \"Feature\", \"id\": \"p\(i)\", \"properties\": {}, \"geometry\": {\"type\": \"Point\", \"coordinates\": [47.37, 8.54]}}")
         }
         let geo = "{\"type\": \"FeatureCollection\", \"features\": [\n" + features.joined(separator: ",\n") + "\n]}"
-        let text = """
-        campaign: c
-        regions:
-          - { import: p.geojson, radius: 100m, tags: [p] }
-        rules:
-          - { id: r, when: { inside: { tags: [p] } }, offer: o }
-        offers:
-          - id: o
-        """
+        let text = Self.importCampaign
         let out = lines(load(text, files: ["p.geojson": geo]))
         XCTAssertEqual(out.count, 1, out.joined(separator: "\n"))
         XCTAssertTrue(out.first?.hasPrefix("3:15: warning: 3 regions imported from p.geojson are far away; the first: the region 'p5' at \"8.54, 47.37\" is ") == true, out.joined())
