@@ -165,6 +165,15 @@ final class LoadingAdviceTests: XCTestCase {
         XCTAssertFalse(r.diagnostics.map(\.description).joined().contains("hunter2"))
     }
 
+    /// A FIFO named as a campaign file blocked the load as an import did.
+    func testCampaignPathsMustBeRegularFiles() {
+        let fifo = dir + "/pipe.yaml"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let r = CampaignLoader().load(paths: [fifo])
+        XCTAssertEqual(r.diagnostics.map(\.description), ["\(fifo): error: not a regular file (a named pipe, device or socket): name a campaign file or folder"])
+        XCTAssertTrue(r.hasErrors)
+    }
+
     // 10.19: numeric ids written with an exponent printed as 1e+21.
     func testNumericIdsAreTheirDecimalText() {
         let geo = """
