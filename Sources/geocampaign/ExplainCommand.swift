@@ -12,7 +12,7 @@ struct ExplainCommand: Command {
         .value("offer", "ID", "Print only the rules and decisions of this offer (decisions are still made with every campaign)."),
         LocalTimeOption.spec,
     ]
-    static let example = "geocampaign explain --campaigns campaigns --history examples/visits.jsonl --user car-shopper"
+    static let example = "geocampaign explain --campaigns campaigns --history examples/visits.jsonl --user carla"
 
     var history: HistoryOptions
     var user: String

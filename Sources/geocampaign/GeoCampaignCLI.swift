@@ -23,30 +23,56 @@ enum GeoCampaignCLI {
             guard let first = args.first else { throw CLIError.usage("missing command", usage) }
             if first == "--help" || first == "-h" || first == "help" {
                 if args.count > 1, let c = commands.first(where: { $0.name == args[1] }) { print(c.help, terminator: "") } else { print(help, terminator: "") }
+                try flushStandardOutput()
                 return .success
             }
-            if first == "--version" { print("geocampaign \(version)"); return .success }
+            if first == "--version" {
+                print("geocampaign \(version)")
+                try flushStandardOutput()
+                return .success
+            }
             guard let type = commands.first(where: { $0.name == first }) else {
                 let near = ParsedArguments.nearest(first, commands.map { $0.name }).map { " (did you mean '\($0)'?)" } ?? ""
                 throw CLIError.usage("unknown command '\(first)'\(near)", usage)
             }
             let rest = Array(args.dropFirst())
-            if rest.contains("--help") || rest.contains("-h") { print(type.help, terminator: ""); return .success }
+            if rest.contains("--help") || rest.contains("-h") {
+                print(type.help, terminator: "")
+                try flushStandardOutput()
+                return .success
+            }
             return try run(type, rest)
         } catch let e as CLIError {
             fflush(stdout)
-            if !e.message.isEmpty { Console.err("error: \(e.message)\n") }
+            if !e.message.isEmpty { Console.err(errorLine(e.message) + "\n") }
             if let u = e.usage { Console.err("usage: \(u)\n") }
             return e.code
         } catch let e as RunError {
             // The core's errors: the message as it is, the status of formats.md 3.4.
             fflush(stdout)
-            if !e.message.isEmpty { Console.err("error: \(e.message)\n") }
+            if !e.message.isEmpty { Console.err(errorLine(e.message) + "\n") }
             return ExitCode(rawValue: e.status) ?? .failure
         } catch {
             fflush(stdout)
-            Console.err("error: \(error)\n")
+            Console.err(errorLine("\(error)") + "\n")
             return .failure
+        }
+    }
+
+    /// `message` as an error line: `error: message`, unless it already says `error:` (the
+    /// `path: error: ...` of a history or GPX error), which is then printed once, as it is.
+    static func errorLine(_ message: String) -> String {
+        if message.hasPrefix("error: ") { return message }
+        if let r = message.range(of: ": error: "), !message[..<r.lowerBound].contains("\n") { return message }
+        return "error: " + message
+    }
+
+    /// Writes out what help or version printed; a write that failed (a full disk, `/dev/full`)
+    /// is an error, not a silent exit 0.
+    static func flushStandardOutput() throws {
+        if fflush(stdout) != 0 || ferror(stdout) != 0 {
+            let reason = String(cString: strerror(errno))
+            throw CLIError(message: "cannot write to standard output: \(reason)", code: .failure)
         }
     }
 

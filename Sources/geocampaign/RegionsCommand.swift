@@ -1,24 +1,25 @@
 import GeoCampaignCore
 
-/// `geocampaign regions --geojson`: export the regions as GeoJSON.
+/// `geocampaign regions`: export the regions as GeoJSON (`--geojson`, the only format, is the
+/// default).
 struct RegionsCommand: Command {
     static let name = "regions"
     static let abstract = "Export the campaigns' regions as a GeoJSON FeatureCollection a map tool opens as is."
-    static let usage = "geocampaign regions [PATH ...] --geojson [--output FILE]"
+    static let usage = "geocampaign regions [PATH ...] [--campaigns PATH] [--geojson] [--output FILE]"
     static let options: [OptionSpec] = [
-        .flag("geojson", "Print a GeoJSON FeatureCollection (RFC 7946); circles become 64-sided polygons."),
+        .value("campaigns", "PATH", "A campaign folder or file, as a PATH argument is.", repeatable: true),
+        .flag("geojson", "Print a GeoJSON FeatureCollection (RFC 7946), the only format and the default; circles become 64-sided polygons."),
         .value("output", "FILE", "Write there instead of stdout."),
     ]
     static let allowsPositionals = true
-    static let discussion = "PATH is a campaign folder or file; default: ./campaigns."
+    static let discussion = "PATH is a campaign folder or file (or several); default: ./campaigns."
     static let example = "geocampaign regions campaigns --geojson > regions.geojson"
 
     var paths: [String]
     var output: String?
 
     init(_ a: ParsedArguments) throws {
-        guard a.flag("geojson") else { throw CLIError.usage("regions needs --geojson (the only output format)", Self.usage) }
-        paths = a.positionals.isEmpty ? ["campaigns"] : a.positionals
+        paths = CampaignPaths.of(a)
         output = a.value("output")
     }
 

@@ -4,8 +4,11 @@ import GeoCampaignCore
 struct ValidateCommand: Command {
     static let name = "validate"
     static let abstract = "Check campaign files and print every problem with its file, line and column."
-    static let usage = "geocampaign validate [PATH ...]"
-    static let options: [OptionSpec] = [.flag("quiet", "Print problems only, no summary line.")]
+    static let usage = "geocampaign validate [PATH ...] [--campaigns PATH]"
+    static let options: [OptionSpec] = [
+        .value("campaigns", "PATH", "A campaign folder or file, as a PATH argument is.", repeatable: true),
+        .flag("quiet", "Print problems only, no summary line."),
+    ]
     static let allowsPositionals = true
     static let discussion = "PATH is a campaign folder (every *.yaml and *.yml in it) or a file; default: ./campaigns.\nExit status: 0 when there are no errors (warnings allowed), 65 when there are."
     static let example = "geocampaign validate campaigns"
@@ -14,7 +17,7 @@ struct ValidateCommand: Command {
     var quiet: Bool
 
     init(_ a: ParsedArguments) throws {
-        paths = a.positionals.isEmpty ? ["campaigns"] : a.positionals
+        paths = CampaignPaths.of(a)
         quiet = a.flag("quiet")
     }
 

@@ -37,7 +37,7 @@ final class CLITests: XCTestCase {
             (["evaluate", "--history", "x", "--threads", "0"], "error: --threads '0': expected a whole number from 1 to 1024"),
             (["evaluate", "--history", "x", "--until", "yesterday"], "error: --until 'yesterday' is not an RFC 3339 instant such as 2026-03-10T12:00:00Z"),
             (["events", "--history", "x", "--field", "speed=v"], "error: --field 'speed=v': expected NAME=SOURCE with NAME one of user, ts, lat, lon, accuracy"),
-            (["regions"], "error: regions needs --geojson (the only output format)"),
+            (["regions", "--gejson"], "error: unknown option '--gejson' (did you mean '--geojson'?)"),
         ]
         for (args, message) in cases {
             let r = try BinaryRunner.run(args)

@@ -53,6 +53,7 @@ extension CampaignDecoder {
         if regionList.isEmpty { scope.regionsIncomplete = true }
         for (i, item) in regionList.enumerated() { decodeRegionEntry(item, index: i, scope: scope) }
         let offerList = list(f, "offers", idMark, example: "offers: [ { id: coupon, message: 10% off today } ]")
+        if offerList.isEmpty { scope.offersMissing = true }
         var offers: [Offer] = []
         for item in offerList {
             if let o = decodeOffer(item, scope: scope) { offers.append(o) }
@@ -69,6 +70,9 @@ extension CampaignDecoder {
         }
         if let n = f["goal"] { campaign.goal = decodeGoal(n, scope: scope) } else if let k = f.key("goal") { emptyGoal(k.mark) }
         campaign.regions = scope.regions
+        for p in pendingZones { reportFixedOffset(p, regions: scope.regions) }
+        pendingZones = []
+        warnFarRegions(scope, zone: campaign.active?.timezone)
         campaign.rules = rules
         campaign.offers = offers
         if !scope.rulesIncomplete && !ruleList.isEmpty {

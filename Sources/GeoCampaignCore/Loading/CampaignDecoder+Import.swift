@@ -243,6 +243,28 @@ extension CampaignDecoder {
         return out
     }
 
+    /// The properties whose values (strings or numbers, as ids are read) are present, usable and
+    /// different in every feature, in the order of the first feature's properties, those named
+    /// like ids (`objectid`, `osm_id`) first. Only for the message about features without ids.
+    /// - Complexity: O(features x properties of the first feature).
+    private static func uniqueProperties(_ list: JSONNode, _ features: [Int]) -> [String] {
+        guard let first = features.first, let names = list.node(first)["properties"]?.members?.map(\.name) else { return [] }
+        var unique: [String] = []
+        for name in names.prefix(100) where !unique.contains(name) {
+            var seen = Set<String>()
+            var ok = true
+            for k in features {
+                guard let t = list.node(k)["properties"]?[name]?.text, !t.isEmpty, !hasControlCharacter(t), seen.insert(t).inserted else {
+                    ok = false
+                    break
+                }
+            }
+            if ok { unique.append(name) }
+        }
+        let idLike = unique.filter { $0.lowercased().hasSuffix("id") }
+        return idLike + unique.filter { !$0.lowercased().hasSuffix("id") }
+    }
+
     func decodeImport(_ f: Fields, entry: Int, scope: CampaignScope) {
         checkKeys(f, known: Self.importKeys, in: "an import")
         let extraTags = decodeTags(f["tags"])
@@ -346,6 +368,21 @@ extension CampaignDecoder {
         }
         for kind in order {
             guard let g = groups[kind], let first = g.first else { continue }
+            if kind == "no-id", g.count > 1 {
+                // One error for the import, not one per feature (3,463 for a city's restaurants).
+                let unique = Self.uniqueProperties(list, features)
+                let how: String
+                if let best = unique.first {
+                    let others = unique.count > 1 ? " (the properties with a different value in every feature: \(unique.prefix(5).joined(separator: ", ")))" : ""
+                    how = idProperty == nil ? "add id_property: \(best)\(others)" : "name another property with id_property:, e.g. id_property: \(best)\(others)"
+                } else {
+                    how = "no property has a different value in every feature: give each feature an \"id\", or name the property that holds the ids with id_property:"
+                }
+                let lacking = idProperty.map { "no usable property \"\($0)\" (named by id_property)" } ?? "no usable id"
+                let which = g.count == features.count ? "all \(g.count) features" : "\(g.count) of the \(features.count) features"
+                error(pathNode.mark, "\(which) in '\(rel)' have \(lacking) (the first at line \(first.mark.line) of that file): \(how)")
+                continue
+            }
             if first.severity == .error {
                 for issue in g { geo.source.error(issue.mark, issue.message) }
             } else if g.count == 1 {

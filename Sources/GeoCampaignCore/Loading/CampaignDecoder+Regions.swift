@@ -2,6 +2,8 @@ extension CampaignDecoder {
     static let regionKeys = ["id", "name", "tags", "circle", "polygon", "holes", "hysteresis", "confirm"]
     static let importKeys = ["import", "tags", "id_property", "name_property", "radius", "hysteresis", "confirm"]
     static let smallRadiusM = 100.0
+    /// A circle radius over this is warned about (`300km` meant `300m`).
+    static let largeRadiusM = 10_000.0
 
     func decodeRegionEntry(_ node: YAMLNode, index: Int, scope: CampaignScope) {
         guard let f = fields(node, "a region", example: "- { id: store, circle: { center: \"37.70, -121.75\", radius: 150m } }") else { return }
@@ -98,6 +100,9 @@ extension CampaignDecoder {
         if r <= 0 {
             error(n.mark, "the radius must be more than 0 m: write a distance such as 150m")
             return nil
+        }
+        if r > Self.largeRadiusM {
+            warning(n.mark, "a radius of \(ValueParser.fmt((r / 10).rounded() / 100)) km is large for a place (more than 10 km): check the unit, e.g. \(ValueParser.fmt((r / 1000).rounded()))m")
         }
         if r < Self.smallRadiusM {
             warning(n.mark, "a radius of \(ValueParser.fmt((r * 100).rounded() / 100)) m is small: phone locations are often off by that much, so visits may be missed or invented; use 100m or more")

@@ -35,6 +35,8 @@ extension CampaignDecoder {
         if let n = f["offer"], let s = scalar(n, "offer", example: "coupon") {
             if scope.offerIds[s] != nil {
                 offer = s
+            } else if scope.offersMissing {
+                // The campaign has no offers: said once, at the campaign.
             } else {
                 let known = Array(scope.offerIds.keys).sorted()
                 if let near = EditDistance.suggestion(for: s, among: known) {
@@ -45,7 +47,9 @@ extension CampaignDecoder {
                     error(n.mark, "no offer '\(s)' in this campaign: the offers are \(known.joined(separator: ", "))")
                 }
             }
-        } else {
+        } else if let when = f["when"], Self.hasKey(when, "offer") {
+            // Indented into the condition: reported there, where it is.
+        } else if !scope.offersMissing {
             error(f.key("offer")?.mark ?? f.mark, "\(label) has no 'offer': add offer: <id of one of this campaign's offers>")
         }
         guard let id, let condition, let offer else {
@@ -53,6 +57,15 @@ extension CampaignDecoder {
             return nil
         }
         return Rule(id: id, description: description, condition: condition, offer: offer)
+    }
+
+    /// Whether a mapping in `node` (at any depth) has the key `key`.
+    static func hasKey(_ node: YAMLNode, _ key: String) -> Bool {
+        switch node.kind {
+        case .scalar: return false
+        case .sequence(let items): return items.contains { hasKey($0, key) }
+        case .mapping(let pairs): return pairs.contains { $0.key.scalar == key || hasKey($0.value, key) }
+        }
     }
 
     /// Whether a condition has a region condition (inside, visited, dwelled, sequence) outside
@@ -67,7 +80,7 @@ extension CampaignDecoder {
 
     func decodeCondition(_ node: YAMLNode, scope: CampaignScope) -> Condition? {
         let kinds = Self.conditionKinds.joined(separator: ", ")
-        guard let pairs = node.pairs else {
+        guard let allPairs = node.pairs else {
             if node.items != nil {
                 error(node.mark, "a condition is one mapping, not a list: to require every item of the list, put it under all: (or any: for one of them)")
             } else if let s = node.scalar, Self.conditionKinds.contains(s) {
@@ -77,6 +90,15 @@ extension CampaignDecoder {
             }
             return nil
         }
+        // Keys of the rule indented into its condition: said once each, the rest decoded.
+        let ruleKeys = ["offer", "id", "description", "when"]
+        for p in allPairs {
+            guard let k = p.key.scalar, ruleKeys.contains(k) else { continue }
+            error(p.key.mark, "'\(k)' belongs to the rule, not to its condition: indent it like the rule's when:, not under it")
+        }
+        let misplaced = allPairs.contains { ruleKeys.contains($0.key.scalar ?? "") }
+        let pairs = misplaced ? allPairs.filter { !ruleKeys.contains($0.key.scalar ?? "") } : allPairs
+        if misplaced && pairs.isEmpty { return nil }
         guard let first = pairs.first, let kind = first.key.scalar else {
             error(node.mark, "this condition is empty: write one of \(kinds)")
             return nil
@@ -181,10 +203,10 @@ extension CampaignDecoder {
             checkKeys(f, known: ["days", "hours", "timezone"], in: "a during condition")
             var c = DuringCondition(timezone: scope.timezone)
             var ok = true
-            if let n = f["days"], let items = scalarList(n, "days", example: "[mon, tue, wed, thu, fri]") {
+            if let n = f["days"], let items = scalarList(n, "days", example: "[mon-fri] or [sat, sun]") {
                 var days = Set<Int>()
                 for (s, m) in items {
-                    do { days.insert(try ValueParser.weekday(s)) } catch {
+                    do { days.formUnion(try ValueParser.weekdays(s)) } catch {
                         self.error(m, error.message)
                         ok = false
                     }

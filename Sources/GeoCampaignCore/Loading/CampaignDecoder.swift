@@ -14,6 +14,8 @@ final class CampaignDecoder {
     /// Folder of the YAML file, for import paths ("" for the current folder).
     let directory: String
     let imports: GeoJSONCache
+    /// Time zones written as fixed offsets, reported when the regions are known.
+    var pendingZones: [PendingZone] = []
 
     init(file: SourceFile, imports: GeoJSONCache) {
         self.file = file
@@ -131,10 +133,15 @@ final class CampaignDecoder {
     /// A time zone name that Foundation knows, or nil after reporting.
     func timezone(_ node: YAMLNode) -> String? {
         guard let s = scalar(node, "timezone", example: "America/Los_Angeles") else { return nil }
+        if let offset = Self.fixedOffset(s) {
+            pendingZones.append(PendingZone(mark: node.mark, text: s, offsetSeconds: offset))
+            return nil
+        }
         if TimeZone(identifier: s) != nil { return s }
-        var message = "unknown time zone '\(s)': write an IANA name such as America/Los_Angeles, Europe/Paris or UTC"
+        let shown = ValueParser.shown(s)
+        var message = "unknown time zone '\(shown)': write an IANA name such as America/Los_Angeles, Europe/Paris or UTC"
         if let near = EditDistance.suggestion(for: s, among: TimeZone.knownTimeZoneIdentifiers) {
-            message = "unknown time zone '\(s)': did you mean '\(near)'?"
+            message = "unknown time zone '\(shown)': did you mean '\(near)'?"
         }
         error(node.mark, message)
         return nil

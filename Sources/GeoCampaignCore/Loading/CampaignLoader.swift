@@ -98,6 +98,13 @@ public struct CampaignLoader: Sendable {
     /// The bytes of a file within the size limit, or nil after recording why not.
     private static func read(_ path: String, into diagnostics: inout [Diagnostic], unreadable: inout [String]) -> [UInt8]? {
         let fm = FileManager.default
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            // A FIFO or device would block the load or never end.
+            diagnostics.append(Diagnostic(severity: .error, path: path, line: 0, column: 0,
+                                          message: "not a regular file (a named pipe, device or socket): name a campaign file or folder"))
+            return nil
+        }
         if let size = (try? fm.attributesOfItem(atPath: path))?[.size] as? NSNumber, size.int64Value > Int64(maxFileBytes) {
             let mib = Double(size.int64Value) / 1_048_576
             diagnostics.append(Diagnostic(severity: .error, path: path, line: 1, column: 1,

@@ -17,6 +17,9 @@ final class CampaignScope {
     /// An import could not be read or no regions list was given: unknown ids and tags are then
     /// not reported (they may be in what is missing).
     var regionsIncomplete = false
+    /// The campaign has no offers (reported once, at the campaign): rules naming one are not
+    /// reported again.
+    var offersMissing = false
     /// A rule could not be decoded: "unused" warnings are then not reported.
     var rulesIncomplete = false
     /// The default zone of `during`.

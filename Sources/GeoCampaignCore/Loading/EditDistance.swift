@@ -25,19 +25,28 @@ enum EditDistance {
     ]
 
     /// The nearest candidate to `word`, if one is close enough to be a likely typo.
+    /// - Complexity: O(candidates x longest candidate^2) whatever the length of `word`: a word
+    ///   much longer than every candidate is only checked for starting with one.
     static func suggestion(for word: String, among candidates: [String]) -> String? {
-        if let s = synonyms[word.lowercased()], candidates.contains(s) { return s }
-        if let exact = candidates.first(where: { $0.lowercased() == word.lowercased() }) { return exact }
+        let lower = word.lowercased()
+        if let s = synonyms[lower], candidates.contains(s) { return s }
+        let wordCount = lower.count
+        let longest = candidates.map(\.count).max() ?? 0
+        if wordCount > 2 * longest + 3 {
+            // No candidate is within 3 edits; the longest one it starts with is the likely one.
+            return candidates.filter { $0.count >= 3 && lower.hasPrefix($0.lowercased()) }.max { $0.count < $1.count }
+        }
+        if let exact = candidates.first(where: { $0.lowercased() == lower }) { return exact }
         var best: (String, Int)?
         for c in candidates {
-            let d = distance(word.lowercased(), c.lowercased())
+            let d = distance(lower, c.lowercased())
             if let b = best, d >= b.1 { continue }
             best = (c, d)
         }
         guard let (c, d) = best else { return nil }
-        let limit = max(1, min(3, (max(word.count, c.count) + 1) / 3))
-        if d <= limit && d < min(word.count, c.count) { return c }
-        if c.count >= 3, word.lowercased().hasPrefix(c.lowercased()) || c.lowercased().hasPrefix(word.lowercased()), word.count >= 3 { return c }
+        let limit = max(1, min(3, (max(wordCount, c.count) + 1) / 3))
+        if d <= limit && d < min(wordCount, c.count) { return c }
+        if c.count >= 3, lower.hasPrefix(c.lowercased()) || c.lowercased().hasPrefix(lower), wordCount >= 3 { return c }
         return nil
     }
 }

@@ -50,7 +50,22 @@ final class GeoJSONCache {
             return .failure(ValueError("cannot be found at \(path): check the path, which is relative to this YAML file"))
         }
         if isDir.boolValue { return .failure(ValueError("is a folder, not a GeoJSON file")) }
-        let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+        // A FIFO or a device would block the load (or never end): only regular files are read.
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            return .failure(ValueError("cannot be read: check its permissions"))
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            let kind: String
+            switch info.st_mode & S_IFMT {
+            case S_IFIFO: kind = "a named pipe (FIFO)"
+            case S_IFCHR, S_IFBLK: kind = "a device"
+            case S_IFSOCK: kind = "a socket"
+            default: kind = "not a regular file"
+            }
+            return .failure(ValueError("is \(kind), not a GeoJSON file: import a regular file"))
+        }
+        let size = Int(info.st_size)
         if size > maxBytes {
             return .failure(ValueError("is larger than 256 MiB: split it into several imports"))
         }
@@ -65,6 +80,12 @@ final class GeoJSONCache {
         do {
             root = try parser.parse()
         } catch {
+            // Only the place and the kind of problem: never the file's text, which need not be
+            // GeoJSON at all (a campaign must not be a way to print another file's lines).
+            if let first = bytes.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }),
+               first != 0x7B && first != 0x5B {
+                return .failure(ValueError("is not GeoJSON (it does not start with '{' as a GeoJSON FeatureCollection does): export the regions as a GeoJSON FeatureCollection"))
+            }
             return .failure(ValueError("is not valid JSON (line \(error.mark.line), column \(error.mark.column): \(error.message)): fix the file or export it again as GeoJSON"))
         }
         return .success(File(root: root, source: SourceFile(path: path, bytes: bytes)))

@@ -74,6 +74,21 @@ struct JSONNode: @unchecked Sendable {
         return out
     }
 
+    /// The members of an object in order (names as text), nil if this is not an object.
+    var members: [(name: String, value: JSONNode)]? {
+        let n = tape.nodes[index]
+        guard n.kind == .object else { return nil }
+        var out: [(name: String, value: JSONNode)] = []
+        out.reserveCapacity(Int(n.size))
+        var k = index + 1
+        for _ in 0..<Int(n.size) {
+            let v = Int(tape.nodes[k].next)
+            out.append((tape.string(k), node(v)))
+            k = Int(tape.nodes[v].next)
+        }
+        return out
+    }
+
     /// Whether this is an object.
     var isObject: Bool { kind == .object }
 
@@ -92,7 +107,7 @@ struct JSONNode: @unchecked Sendable {
     }
 
     /// Text of an id or name: a string as is, a number as its decimal text (integers without a
-    /// fraction or exponent); nil for other kinds.
+    /// fraction or exponent; `1e21` is `1000000000000000000000`, not `1e+21`); nil for other kinds.
     var text: String? {
         switch kind {
         case .asciiString, .string, .escapedString: return tape.string(index)
@@ -100,9 +115,37 @@ struct JSONNode: @unchecked Sendable {
             let d = tape.nodes[index].number
             if d == d.rounded(), abs(d) < 9.0e15 { return String(Int64(d)) }
             let t = tape.numberText(index)
-            return t.contains("e") || t.contains("E") ? String(d) : t
+            return t.contains("e") || t.contains("E") ? (Self.decimalText(t) ?? t) : t
         default: return nil
         }
+    }
+
+    /// The plain decimal text of a JSON number written with an exponent (`1.5e3` is `1500`,
+    /// `25e-3` is `0.025`), exact from its digits; nil when the exponent is beyond +-400.
+    static func decimalText(_ t: String) -> String? {
+        let u = Array(t.utf8)
+        guard let e = u.firstIndex(where: { $0 == 0x65 || $0 == 0x45 }), let exp = Int(String(decoding: u[(e + 1)...], as: UTF8.self)),
+              abs(exp) <= 400 else { return nil }
+        var mantissa = u[..<e]
+        let negative = mantissa.first == 0x2D
+        if negative { mantissa = mantissa.dropFirst() }
+        let dot = mantissa.firstIndex(of: 0x2E)
+        let intDigits = dot.map { Array(mantissa[..<$0]) } ?? Array(mantissa)
+        let fracDigits = dot.map { Array(mantissa[(mantissa.index(after: $0))...]) } ?? []
+        var digits = intDigits + fracDigits
+        var point = intDigits.count + exp
+        if point < 0 {
+            digits = [UInt8](repeating: 0x30, count: -point) + digits
+            point = 0
+        }
+        if point > digits.count { digits += [UInt8](repeating: 0x30, count: point - digits.count) }
+        var whole = Array(digits[..<point]).drop { $0 == 0x30 }
+        if whole.isEmpty { whole = [0x30] }
+        var frac = Array(digits[point...])
+        while frac.last == 0x30 { frac.removeLast() }
+        var out = String(decoding: whole, as: UTF8.self)
+        if !frac.isEmpty { out += "." + String(decoding: frac, as: UTF8.self) }
+        return negative && out != "0" ? "-" + out : out
     }
 
     /// The items of an array of strings; nil if this is not an array or an item is not a string.

@@ -262,7 +262,7 @@ struct JSONParser {
                 return
             }
             let text = String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self)
-            guard let d = Double(text), d.isFinite else { throw problem("the number \(text) is too large") }
+            guard let d = Double(text), d.isFinite else { throw problem("a number is too large (beyond 1.8e308)") }
             add(.number, start, size: i - start, number: d)
         }
 

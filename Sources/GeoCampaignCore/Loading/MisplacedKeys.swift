@@ -37,6 +37,8 @@ enum MisplacedKeys {
         case "an offer":
             if key == "when" || key == "offer" { return "'\(key)' belongs to a rule (under rules:), not to the offer" }
             return nil
+        case _ where context.hasSuffix(" condition") && ["offer", "id", "description", "when"].contains(key):
+            return "'\(key)' belongs to the rule, not to its condition: indent it like the rule's when:, not under it"
         case "a visited condition":
             if key == "over" { return "'over' belongs to dwelled; visited counts visits with at_least, within and min_dwell" }
             return nil

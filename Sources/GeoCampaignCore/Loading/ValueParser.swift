@@ -5,7 +5,23 @@ import Foundation
 enum ValueParser {
     private static let durationUnits: [(Character, Int64)] = [("w", 604_800_000), ("d", 86_400_000), ("h", 3_600_000), ("m", 60_000), ("s", 1_000)]
 
-    /// A Prometheus-style duration (`30s`, `1h30m`, `0s`) in milliseconds.
+    /// The longest duration: the span of the instants a campaign can name, 0001-01-01T00:00:00Z
+    /// to 9999-12-31T23:59:59Z (3652058d23h59m59s).
+    static let maxDurationMs: Int64 = 315_537_897_599_000
+
+    /// Unit words written out (`day`, `hours`, `min`, `hrs`) and the unit letter they mean.
+    private static let unitWords: [String: Character] = {
+        var words: [String: Character] = [:]
+        for w in ["s", "sec", "secs", "second", "seconds"] { words[w] = "s" }
+        for w in ["m", "min", "mins", "minute", "minutes"] { words[w] = "m" }
+        for w in ["h", "hr", "hrs", "hour", "hours"] { words[w] = "h" }
+        for w in ["d", "day", "days"] { words[w] = "d" }
+        for w in ["w", "wk", "wks", "week", "weeks"] { words[w] = "w" }
+        return words
+    }()
+
+    /// A Prometheus-style duration (`30s`, `1h30m`, `0s`) in milliseconds, at most
+    /// `maxDurationMs`.
     static func duration(_ text: String) throws(ValueError) -> Int64 {
         let s = text
         let example = "write a whole number with a unit s, m, h, d or w, e.g. 30m or 1h30m"
@@ -16,14 +32,22 @@ enum ValueParser {
         }
         if s.contains(where: { $0 == " " || $0 == "\t" }) {
             let joined = s.filter { $0 != " " && $0 != "\t" }
-            if let ms = try? strictDuration(joined) {
-                throw ValueError("write durations without spaces: \(format(ms))")
+            if let ms = strictDuration(joined) {
+                try checkLength(ms, s)
+                throw ValueError("write durations without spaces: \(format(ms))", meantMs: ms)
             }
         }
-        if let ms = try? strictDuration(s) { return ms }
+        if let ms = strictDuration(s) {
+            try checkLength(ms, s)
+            return ms
+        }
         let lower = s.lowercased()
         if lower.hasSuffix("ms") {
             throw ValueError("'\(s)' is in milliseconds, which durations do not use: write whole seconds, e.g. 1s")
+        }
+        if let ms = writtenOut(s) {
+            try checkLength(ms, s)
+            throw ValueError("write \(format(ms)) instead of '\(s)': durations use the units s, m, h, d and w", meantMs: ms)
         }
         if lower.hasSuffix("y") || lower.contains("year") {
             throw ValueError("years have no fixed length: write days or weeks instead, e.g. 365d or 52w")
@@ -36,8 +60,10 @@ enum ValueParser {
             let number = String(s.dropLast()).replacingOccurrences(of: ",", with: ".")
             if let unit = durationUnits.first(where: { $0.0 == unitChar }), let v = decimal(number), v >= 0 {
                 let ms = v * Double(unit.1)
+                if ms > Double(maxDurationMs) { try checkLength(Int64.max, s) }
                 if ms == ms.rounded(), ms.truncatingRemainder(dividingBy: 1000) == 0, ms < 1e15 {
-                    throw ValueError("durations use whole numbers: write \(format(Int64(ms))) instead of \(s)")
+                    try checkLength(Int64(ms), s)
+                    throw ValueError("durations use whole numbers: write \(format(Int64(ms))) instead of \(s)", meantMs: Int64(ms))
                 }
             }
             throw ValueError("durations use whole numbers, and 1s is the smallest step: write '\(s)' as whole seconds, minutes or hours, e.g. 1h30m for 1.5h")
@@ -52,13 +78,84 @@ enum ValueParser {
                 allUnitsKnown = false
                 break
             }
-            total += n * unit.1
+            total = saturatingSum(total, saturatingProduct(n, unit.1))
             digits = ""
         }
-        if allUnitsKnown && digits.isEmpty && total >= 0 {
-            throw ValueError("write the units from largest to smallest, each once: \(format(total))")
+        if allUnitsKnown && digits.isEmpty {
+            try checkLength(total, s)
+            throw ValueError("write the units from largest to smallest, each once: \(format(total))", meantMs: total)
         }
         throw ValueError("'\(s)' is not a duration: \(example)")
+    }
+
+    /// Throws when `ms` (read from `s`) is longer than `maxDurationMs`.
+    private static func checkLength(_ ms: Int64, _ s: String) throws(ValueError) {
+        guard ms > maxDurationMs else { return }
+        throw ValueError("'\(shown(s))' is longer than any campaign can last: a duration is at most 3652058d (the years 0001 to 9999)")
+    }
+
+    /// `s` as quoted in a message: at most 40 characters, the rest elided.
+    static func shown(_ s: String) -> String {
+        s.count <= 40 ? s : String(s.prefix(37)) + "..."
+    }
+
+    private static func saturatingProduct(_ a: Int64, _ b: Int64) -> Int64 {
+        let (v, overflow) = a.multipliedReportingOverflow(by: b)
+        return overflow ? Int64.max : v
+    }
+
+    private static func saturatingSum(_ a: Int64, _ b: Int64) -> Int64 {
+        let (v, overflow) = a.addingReportingOverflow(b)
+        return overflow ? Int64.max : v
+    }
+
+    /// A duration with its units written out or in capitals (`1 day`, `72 hours`, `10min`,
+    /// `24hrs`, `72H`, `1 hour 30 minutes`, `week`), each unit once, largest first; nil for
+    /// anything else. A lone unit word (`day`, not `d`) means one of it.
+    private static func writtenOut(_ s: String) -> Int64? {
+        guard s.count <= 64 else { return nil }
+        var tokens: [(number: Int64?, unit: Character)] = []
+        var digits = ""
+        var word = ""
+        func endWord() -> Bool {
+            guard !word.isEmpty else { return true }
+            // A capital M is months (handled by the caller), not minutes.
+            guard word != "M", let unit = unitWords[word.lowercased()] else { return false }
+            if digits.isEmpty {
+                guard tokens.isEmpty, word.count >= 3 else { return false }
+                tokens.append((nil, unit))
+            } else {
+                guard digits.count <= 12, let n = Int64(digits) else { return false }
+                tokens.append((n, unit))
+            }
+            digits = ""
+            word = ""
+            return true
+        }
+        for ch in s {
+            if ch.isASCII && ch.isNumber {
+                guard word.isEmpty || endWord() else { return nil }
+                digits.append(ch)
+            } else if ch.isASCII && ch.isLetter {
+                word.append(ch)
+            } else if ch == " " || ch == "\t" {
+                guard endWord() else { return nil }
+            } else {
+                return nil
+            }
+        }
+        guard endWord(), digits.isEmpty, !tokens.isEmpty else { return nil }
+        if tokens.count == 1, tokens[0].number == nil {
+            return durationUnits.first { $0.0 == tokens[0].unit }?.1
+        }
+        var total: Int64 = 0
+        var last = -1
+        for t in tokens {
+            guard let n = t.number, let k = durationUnits.firstIndex(where: { $0.0 == t.unit }), k > last else { return nil }
+            total = saturatingSum(total, saturatingProduct(n, durationUnits[k].1))
+            last = k
+        }
+        return total
     }
 
     /// The canonical text of a duration: `1h30m`, `0s`.
@@ -74,8 +171,10 @@ enum ValueParser {
         return out
     }
 
-    private static func strictDuration(_ s: String) throws(ValueError) -> Int64 {
-        guard !s.isEmpty else { throw ValueError("") }
+    /// A duration in the strict form (units largest first, each once), in ms; saturates at
+    /// `Int64.max` for the caller to report as too long; nil when `s` is not in that form.
+    private static func strictDuration(_ s: String) -> Int64? {
+        guard !s.isEmpty else { return nil }
         var total: Int64 = 0
         var digits = ""
         var lastUnit = -1
@@ -85,12 +184,12 @@ enum ValueParser {
                 continue
             }
             guard let idx = durationUnits.firstIndex(where: { $0.0 == ch }), idx > lastUnit,
-                  !digits.isEmpty, digits.count <= 12, let n = Int64(digits) else { throw ValueError("") }
-            total += n * durationUnits[idx].1
+                  !digits.isEmpty, digits.count <= 12, let n = Int64(digits) else { return nil }
+            total = saturatingSum(total, saturatingProduct(n, durationUnits[idx].1))
             lastUnit = idx
             digits = ""
         }
-        guard digits.isEmpty, lastUnit >= 0 else { throw ValueError("") }
+        guard digits.isEmpty, lastUnit >= 0 else { return nil }
         return total
     }
 
@@ -185,8 +284,17 @@ enum ValueParser {
         }
         guard n >= 1 else { throw ValueError("the count must be at least 1 (a cap of \(n) never lets anything through): \(hint)") }
         if words.count == 1 { return Cap(count: n) }
-        guard words.count == 3, words[1] == "per" else { throw ValueError("'\(s)' is not a cap: \(hint)") }
-        let ms = try duration(words[2])
+        guard words.count >= 3, words[1] == "per" else { throw ValueError("'\(s)' is not a cap: \(hint)") }
+        let period = words[2...].joined(separator: " ")
+        let ms: Int64
+        do {
+            ms = try duration(period)
+        } catch {
+            if let meant = error.meantMs {
+                throw ValueError("write '\(n) per \(format(meant))' instead of '\(s)': durations use the units s, m, h, d and w, without spaces")
+            }
+            throw error
+        }
         guard ms > 0 else { throw ValueError("the period of a cap must be longer than 0s, e.g. '1 per 24h'") }
         return Cap(count: n, perMs: ms)
     }
@@ -194,7 +302,13 @@ enum ValueParser {
     /// `"N%"` as a number of percent.
     static func percent(_ s: String) throws(ValueError) -> Double {
         guard s.hasSuffix("%"), let v = decimal(String(s.dropLast()).trimmingCharacters(in: .whitespaces)) else {
-            if let v = decimal(s) { throw ValueError("write the holdout as a percentage: \(fmt(v))%") }
+            if let v = decimal(s) {
+                if v > 0 && v <= 1 {
+                    let percent = (v * 100 * 1e6).rounded() / 1e6
+                    throw ValueError("write the holdout as a percentage: \(fmt(percent))% if \(s) is the share of users held out, or \(fmt(v))% if you meant \(fmt(v)) percent")
+                }
+                throw ValueError("write the holdout as a percentage: \(fmt(v))%")
+            }
             throw ValueError("'\(s)' is not a percentage: write e.g. 10% or 2.5%")
         }
         return v
@@ -233,6 +347,29 @@ enum ValueParser {
         throw ValueError("'\(s)' is not a day: write mon, tue, wed, thu, fri, sat or sun")
     }
 
+    /// The ISO weekday numbers of one item of `days`: a day (`mon`) or a range of days
+    /// (`mon-fri`; `fri-mon` wraps over the weekend: fri, sat, sun, mon). Ranges are an extension
+    /// of the contract, documented in docs/campaign-format.md.
+    static func weekdays(_ s: String) throws(ValueError) -> [Int] {
+        let parts = s.split(separator: "-", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 2 else { return [try weekday(s)] }
+        guard !parts[0].isEmpty, !parts[1].isEmpty else {
+            throw ValueError("'\(s)' is not a range of days: write the first and last day, e.g. mon-fri")
+        }
+        let first = try weekday(parts[0]), last = try weekday(parts[1])
+        if first == last {
+            throw ValueError("'\(s)' starts and ends on the same day: write \(parts[0]) for that day alone, or leave days out for every day")
+        }
+        var out: [Int] = []
+        var d = first
+        while true {
+            out.append(d)
+            if d == last { break }
+            d = d % 7 + 1
+        }
+        return out
+    }
+
     /// A calendar date `YYYY-MM-DD` or an RFC 3339 instant.
     enum DateOrInstant {
         case date(year: Int64, month: Int64, day: Int64)
@@ -266,6 +403,9 @@ enum ValueParser {
               h < 24, mi < 60, sec < 61 else {
             throw ValueError("'\(s)' is not a date or instant: \(hint)")
         }
+        if sec == 60 {
+            throw ValueError("'\(s)' is a leap second, which instants here do not use (as in histories): write :59 or the next minute's :00")
+        }
         var i = 19
         var fracMs: Int64 = 0
         if i < chars.count, chars[i] == 0x2E {
@@ -291,7 +431,7 @@ enum ValueParser {
             throw ValueError("'\(s)' has no time zone offset: end it with Z for UTC or with an offset like -08:00; \(hint)")
         }
         guard i == chars.count else { throw ValueError("'\(s)' is not an instant: \(hint)") }
-        let secs = days * 86_400 + h * 3600 + mi * 60 + min(sec, 59) - offsetMin * 60
+        let secs = days * 86_400 + h * 3600 + mi * 60 + sec - offsetMin * 60
         return .instant(ms: secs * 1000 + fracMs)
     }
 

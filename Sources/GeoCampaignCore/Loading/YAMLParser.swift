@@ -47,16 +47,36 @@ final class YAMLParser {
         input.deallocate()
     }
 
-    private enum Frame {
-        case sequence(items: [YAMLNode], mark: SourceMark, anchor: String?, size: Int)
-        case mapping(pairs: [YAMLNode.Pair], key: YAMLNode?, merges: [YAMLNode], mark: SourceMark,
-                     anchor: String?, size: Int, seen: [String: Int])
+    /// A collection being read. A class, so that appending to the top of the stack mutates its
+    /// arrays in place: an enum payload taken out and put back copies them, which made loading
+    /// quadratic in the length of a list or mapping.
+    private final class Frame {
+        let isMapping: Bool
+        let mark: SourceMark
+        let anchor: String?
+        var items: [YAMLNode] = []
+        var pairs: [YAMLNode.Pair] = []
+        /// A mapping's key waiting for its value.
+        var key: YAMLNode?
+        var merges: [YAMLNode] = []
+        var size = 1
+        var height = 0
+        /// A mapping's keys so far and the line of each.
+        var seen: [String: Int] = [:]
+
+        init(isMapping: Bool, mark: SourceMark, anchor: String?) {
+            self.isMapping = isMapping
+            self.mark = mark
+            self.anchor = anchor
+        }
     }
 
     private var stack: [Frame] = []
     private var anchors: [String: YAMLNode] = [:]
     private var openAnchors: Set<String> = []
     private var total = 0
+    /// Whether an alias was met: the node limit is then about expansion, else about length.
+    private var sawAlias = false
     private var root: YAMLNode?
 
     private static func mark(_ m: yaml_mark_t) -> SourceMark {
@@ -105,6 +125,7 @@ final class YAMLParser {
                     throw YAMLProblem(mark: start, message: "unknown alias '*\(name)': define the anchor '&\(name)' before using it")
                 }
                 node.mark = start
+                sawAlias = true
                 if stack.count + node.height > Self.maxDepth {
                     throw YAMLProblem(mark: start, message: "the alias '*\(name)' makes the nesting here deeper than \(Self.maxDepth) levels: campaign files never need that many; write the values out")
                 }
@@ -134,24 +155,22 @@ final class YAMLParser {
                 try push(at: start)
                 let anchor = Self.string(event.data.sequence_start.anchor)
                 if let anchor { openAnchors.insert(anchor) }
-                stack.append(.sequence(items: [], mark: start, anchor: anchor, size: 1))
+                stack.append(Frame(isMapping: false, mark: start, anchor: anchor))
             case YAML_MAPPING_START_EVENT:
                 try push(at: start)
                 let anchor = Self.string(event.data.mapping_start.anchor)
                 if let anchor { openAnchors.insert(anchor) }
-                stack.append(.mapping(pairs: [], key: nil, merges: [], mark: start, anchor: anchor, size: 1, seen: [:]))
+                stack.append(Frame(isMapping: true, mark: start, anchor: anchor))
             case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
                 guard let frame = stack.popLast() else { break }
                 let node: YAMLNode
-                let anchor: String?
-                switch frame {
-                case .sequence(let items, let mark, let a, let size):
-                    node = YAMLNode(kind: .sequence(items), mark: mark, size: size, height: 1 + (items.map(\.height).max() ?? 0))
-                    anchor = a
-                case .mapping(let pairs, _, let merges, let mark, let a, let size, _):
-                    let all = try merged(pairs, merges)
-                    node = YAMLNode(kind: .mapping(all), mark: mark, size: size, height: 1 + (all.map(\.value.height).max() ?? 0))
-                    anchor = a
+                let anchor = frame.anchor
+                if frame.isMapping {
+                    let all = try merged(frame.pairs, frame.merges)
+                    let height = frame.merges.isEmpty ? frame.height : (all.map(\.value.height).max() ?? 0)
+                    node = YAMLNode(kind: .mapping(all), mark: frame.mark, size: frame.size, height: 1 + height)
+                } else {
+                    node = YAMLNode(kind: .sequence(frame.items), mark: frame.mark, size: frame.size, height: 1 + frame.height)
                 }
                 if let anchor {
                     openAnchors.remove(anchor)
@@ -173,39 +192,41 @@ final class YAMLParser {
 
     private func count(_ n: Int, at mark: SourceMark) throws(YAMLProblem) {
         total += n
+        if total > Self.maxNodes && !sawAlias {
+            throw YAMLProblem(mark: mark, message: "this file holds more than 1,000,000 values: campaign files never need that many; move large region sets into GeoJSON imports")
+        }
         if total > Self.maxNodes {
             throw YAMLProblem(mark: mark, message: "the aliases in this file expand to more than 1,000,000 values (a \"billion laughs\" file?): write the values out or use fewer aliases")
         }
     }
 
     private func add(_ node: YAMLNode) throws(YAMLProblem) {
-        guard let top = stack.popLast() else {
+        guard let top = stack.last else {
             root = node
             return
         }
-        switch top {
-        case .sequence(var items, let mark, let anchor, let size):
-            items.append(node)
-            stack.append(.sequence(items: items, mark: mark, anchor: anchor, size: size + node.size))
-        case .mapping(var pairs, let key, var merges, let mark, let anchor, let size, var seen):
-            if let key {
-                if case .scalar("<<", .plain) = key.kind {
-                    merges.append(node)
-                } else if let k = key.scalar {
-                    if let line = seen[k] {
-                        problems.append(YAMLProblem(mark: key.mark, message: "duplicate key '\(k)': it is already set on line \(line); keep only one of them"))
-                    } else {
-                        seen[k] = key.mark.line
-                        pairs.append(YAMLNode.Pair(key: key, value: node))
-                    }
+        top.size += node.size
+        if !top.isMapping {
+            top.items.append(node)
+            top.height = max(top.height, node.height)
+        } else if let key = top.key {
+            top.key = nil
+            if case .scalar("<<", .plain) = key.kind {
+                top.merges.append(node)
+            } else if let k = key.scalar {
+                if let line = top.seen[k] {
+                    problems.append(YAMLProblem(mark: key.mark, message: "duplicate key '\(k)': it is already set on line \(line); keep only one of them"))
+                } else {
+                    top.seen[k] = key.mark.line
+                    top.pairs.append(YAMLNode.Pair(key: key, value: node))
+                    top.height = max(top.height, node.height)
                 }
-                stack.append(.mapping(pairs: pairs, key: nil, merges: merges, mark: mark, anchor: anchor, size: size + node.size, seen: seen))
-            } else {
-                guard node.scalar != nil else {
-                    throw YAMLProblem(mark: node.mark, message: "a key must be plain text, not \(node.kindWord)")
-                }
-                stack.append(.mapping(pairs: pairs, key: node, merges: merges, mark: mark, anchor: anchor, size: size + node.size, seen: seen))
             }
+        } else {
+            guard node.scalar != nil else {
+                throw YAMLProblem(mark: node.mark, message: "a key must be plain text, not \(node.kindWord)")
+            }
+            top.key = node
         }
     }
 

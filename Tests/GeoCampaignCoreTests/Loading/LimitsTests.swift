@@ -111,4 +111,44 @@ final class LoadingLimitsTests: XCTestCase {
         XCTAssertEqual(r.diagnostics.map(\.description), [])
         XCTAssertEqual(r.campaignSet.campaigns.first?.regions.map(\.tags), [["x", "y"], ["x", "y"]])
     }
+
+    // Issue 10.6: a list or mapping of n items was copied on every item (30 s for 100k items).
+    // The bounds are hang guards only (a quadratic load takes minutes here); the timing is
+    // measured in docs/performance.md.
+    func testLongListAndMappingLoadInLinearTime() {
+        let list = "campaign: c\nname:\n" + String(repeating: "  - a\n", count: 200_000)
+        let (r1, s1) = loadText(list, name: "list.yaml")
+        print("200,000-item list loaded in \(s1) s")
+        XCTAssertTrue(r1.diagnostics.contains { $0.message == "'name' takes a single value, not a list: write for example name: Spring sale" })
+        XCTAssertLessThan(s1, 20)
+        var map = "campaign: c\nname:\n"
+        for i in 0..<200_000 { map += "  k\(i): v\n" }
+        let (r2, s2) = loadText(map, name: "map.yaml")
+        print("200,000-key mapping loaded in \(s2) s")
+        XCTAssertTrue(r2.diagnostics.contains { $0.message == "'name' takes a single value, not a mapping: write for example name: Spring sale" })
+        XCTAssertLessThan(s2, 20)
+    }
+
+    func testTenMebibytesOfRegionsLoad() {
+        var text = "campaign: c\nregions:\n"
+        var i = 0
+        while text.utf8.count < CampaignLoader.maxFileBytes - 400 {
+            text += "  - { id: r\(i), name: \"\(String(repeating: "Restaurant ", count: 12))\", tags: [t], circle: { center: \"47.\(100 + i % 800), 8.5\", radius: 150m } }\n"
+            i += 1
+        }
+        text += "rules:\n  - { id: x, when: { inside: { tags: [t] } }, offer: o }\noffers:\n  - id: o\n"
+        XCTAssertLessThanOrEqual(text.utf8.count, CampaignLoader.maxFileBytes)
+        let (r, seconds) = loadText(text)
+        print("10 MiB campaign of \(i) regions loaded in \(seconds) s")
+        XCTAssertEqual(r.diagnostics.map(\.description), [])
+        XCTAssertEqual(r.campaignSet.campaigns.first?.regions.count, i)
+        XCTAssertLessThan(seconds, 60)
+    }
+
+    func testMoreThanAMillionWrittenValuesIsNotCalledAnAliasBomb() {
+        let text = "campaign: c\nname: [" + String(repeating: "a,", count: 1_000_001) + "a]\n"
+        let (r, _) = loadText(text)
+        XCTAssertEqual(r.diagnostics.count, 1)
+        XCTAssertEqual(r.diagnostics.first?.message, "this file holds more than 1,000,000 values: campaign files never need that many; move large region sets into GeoJSON imports")
+    }
 }

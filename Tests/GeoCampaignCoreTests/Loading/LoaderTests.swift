@@ -199,7 +199,8 @@ final class LoadingLoaderTests: XCTestCase {
 
     func testActiveInstantsAndDateAtDaylightSavingGap() throws {
         // Chile skips midnight: 2026-09-06 00:00 does not exist in America/Santiago; clocks jump to 01:00.
-        write("a.yaml", campaign("a", extra: "active: { from: 2026-09-06, until: \"2026-09-07T12:00:00.5-03:00\", timezone: America/Santiago }\n"))
+        write("a.yaml", campaign("a", extra: "active: { from: 2026-09-06, until: \"2026-09-07T12:00:00.5-03:00\", timezone: America/Santiago }\n")
+            .replacingOccurrences(of: "37.70, -121.75", with: "-33.44, -70.65"))
         let r = CampaignLoader().load(paths: [dir])
         XCTAssertEqual(r.diagnostics.map(\.description), [])
         let a = try XCTUnwrap(r.campaignSet.campaigns.first?.active)

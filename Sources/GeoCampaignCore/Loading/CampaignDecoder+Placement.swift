@@ -1,0 +1,178 @@
+import Foundation
+
+extension CampaignDecoder {
+    /// A region farther than this from the median of its campaign's regions is warned about.
+    static let farFromMedianM = 1_000_000.0
+    /// A region farther than this from the principal city of its campaign's time zone is warned
+    /// about (a zone spans up to about 2,500 km around its city: Shanghai to Kashgar is more).
+    static let farFromZoneM = 3_000_000.0
+
+    /// A time zone written as a fixed offset (`UTC+1`, `GMT+1`, `UTC+01:00`, `+01:00`): its
+    /// offset in seconds east of UTC; nil for anything else (`Etc/GMT-1` is an IANA name).
+    static func fixedOffset(_ s: String) -> Int? {
+        var rest = Substring(s)
+        for prefix in ["UTC", "GMT", "UT"] where rest.uppercased().hasPrefix(prefix) {
+            rest = rest.dropFirst(prefix.count)
+            break
+        }
+        rest = rest.drop { $0 == " " }
+        guard let sign = rest.first, sign == "+" || sign == "-" || sign == "\u{2212}" else { return nil }
+        rest = rest.dropFirst()
+        let digits = rest.filter { $0 != ":" }
+        guard rest.allSatisfy({ ($0.isASCII && $0.isNumber) || $0 == ":" }), rest.filter({ $0 == ":" }).count <= 1,
+              (1...4).contains(digits.count) else { return nil }
+        let hours: Int, minutes: Int
+        if rest.contains(":") {
+            let parts = rest.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2, let h = Int(parts[0]), let m = Int(parts[1]) else { return nil }
+            (hours, minutes) = (h, m)
+        } else if digits.count <= 2, let h = Int(digits) {
+            (hours, minutes) = (h, 0)
+        } else if let h = Int(digits.prefix(digits.count - 2)), let m = Int(digits.suffix(2)) {
+            (hours, minutes) = (h, m)
+        } else {
+            return nil
+        }
+        guard hours <= 14, minutes < 60 else { return nil }
+        return (sign == "+" ? 1 : -1) * (hours * 3600 + minutes * 60)
+    }
+
+    /// The error for a time zone written as a fixed offset, given once the regions are known: it
+    /// names the likely zone of the regions and, for a whole-hour offset, the `Etc/GMT` zone of a
+    /// deliberate fixed offset (whose sign is inverted: `Etc/GMT-1` is UTC+1).
+    func reportFixedOffset(_ pending: PendingZone, regions: [Region]) {
+        let offset = pending.offsetSeconds
+        if offset == 0 {
+            error(pending.mark, "timezone '\(pending.text)' is written as an offset: write UTC")
+            return
+        }
+        var fixes: [String] = []
+        if let zone = Self.likelyZone(offset: offset, regions: regions) {
+            fixes.append("the zone of this campaign's regions, \(zone), which follows their clock changes")
+        } else {
+            fixes.append("the IANA name of the zone where the campaign runs, e.g. Europe/Zurich, which follows its clock changes")
+        }
+        if offset % 3600 == 0, (-14...12).contains(offset / 3600) {
+            let h = offset / 3600
+            let etc = "Etc/GMT\(h > 0 ? "-" : "+")\(abs(h))"
+            fixes.append("\(etc) for a fixed offset on purpose (Etc names invert the sign: \(etc) is UTC\(h > 0 ? "+" : "-")\(abs(h)))")
+        }
+        error(pending.mark, "timezone '\(pending.text)' is a fixed offset, an hour off every summer where clocks change, and not an IANA name: write \(fixes.joined(separator: "; or "))")
+    }
+
+    /// The zone whose city is nearest the median of `regions` among those at `offset` in winter
+    /// or summer (any zone if none is); nil without regions.
+    static func likelyZone(offset: Int, regions: [Region]) -> String? {
+        guard let middle = median(regions) else { return nil }
+        let year = Date()
+        let winter = Date(timeIntervalSince1970: (floor(year.timeIntervalSince1970 / 31_556_952) * 31_556_952) + 14 * 86_400)
+        let summer = winter.addingTimeInterval(182 * 86_400)
+        var best: (String, Double)?
+        var bestMatching: (String, Double)?
+        for (zone, at) in TimeZoneLocations.all {
+            let d = Earth.distance(middle, at)
+            if best == nil || d < best!.1 { best = (zone, d) }
+            guard let tz = TimeZone(identifier: zone) else { continue }
+            if tz.secondsFromGMT(for: winter) == offset || tz.secondsFromGMT(for: summer) == offset,
+               bestMatching == nil || d < bestMatching!.1 {
+                bestMatching = (zone, d)
+            }
+        }
+        return (bestMatching ?? best)?.0
+    }
+
+    /// A point of a region: a circle's center, the middle of a polygon's bounding box.
+    static func point(_ r: Region) -> Coordinate? {
+        switch r.shape {
+        case .circle(let c, _): return c
+        case .polygon(let parts):
+            let pts = parts.flatMap(\.outer)
+            guard let minLat = pts.map(\.lat).min(), let maxLat = pts.map(\.lat).max(),
+                  let minLon = pts.map(\.lon).min(), let maxLon = pts.map(\.lon).max() else { return nil }
+            return Coordinate(lat: (minLat + maxLat) / 2, lon: (minLon + maxLon) / 2)
+        }
+    }
+
+    /// The median latitude and the median longitude of the regions' points.
+    static func median(_ regions: [Region]) -> Coordinate? {
+        let pts = regions.compactMap(point)
+        guard !pts.isEmpty else { return nil }
+        let lats = pts.map(\.lat).sorted(), lons = pts.map(\.lon).sorted()
+        func mid(_ v: [Double]) -> Double { v.count % 2 == 1 ? v[v.count / 2] : (v[v.count / 2 - 1] + v[v.count / 2]) / 2 }
+        return Coordinate(lat: mid(lats), lon: mid(lons))
+    }
+
+    private static func km(_ m: Double) -> String {
+        let k = Int((m / 1000).rounded())
+        var s = String(k)
+        var i = s.count - 3
+        while i > 0 {
+            s.insert(",", at: s.index(s.startIndex, offsetBy: i))
+            i -= 3
+        }
+        return s
+    }
+
+    private static func place(_ c: Coordinate) -> String {
+        "\"\(ValueParser.fmt((c.lat * 1e4).rounded() / 1e4)), \(ValueParser.fmt((c.lon * 1e4).rounded() / 1e4))\""
+    }
+
+    /// Warnings for regions far from the others (swapped coordinates put a region in Zürich,
+    /// 47.37, 8.54, into Ethiopia) and far from the campaign's time zone; imported regions are
+    /// summarized per import entry.
+    func warnFarRegions(_ scope: CampaignScope, zone: String?) {
+        let regions = scope.regions, origins = scope.origins
+        guard regions.count == origins.count else { return }
+        let middle = regions.count >= 2 ? Self.median(regions) : nil
+        let zoneAt = zone.flatMap(TimeZoneLocations.location(of:))
+        var perEntry: [Int: (mark: SourceMark, file: String, far: [String], farZone: [String])] = [:]
+        var entryOrder: [Int] = []
+        for k in regions.indices {
+            guard let at = Self.point(regions[k]) else { continue }
+            let id = regions[k].id
+            var farMedian: String?
+            var farZone: String?
+            if let middle, Earth.distance(at, middle) > Self.farFromMedianM {
+                let swapped = Coordinate(lat: at.lon, lon: at.lat)
+                let hint = (-90...90).contains(swapped.lat) && Earth.distance(swapped, middle) <= Self.farFromMedianM
+                    ? ": its latitude and longitude look swapped, the point \(Self.place(swapped)) is near the others"
+                    : ": check its coordinates (latitude first in \"lat, lon\", longitude first in GeoJSON)"
+                farMedian = "the region '\(id)' at \(Self.place(at)) is \(Self.km(Earth.distance(at, middle))) km from the middle of this campaign's regions, \(Self.place(middle))\(hint)"
+            }
+            if let zone, let zoneAt, Earth.distance(at, zoneAt) > Self.farFromZoneM {
+                farZone = "the region '\(id)' at \(Self.place(at)) is \(Self.km(Earth.distance(at, zoneAt))) km from \(zone), the campaign's time zone: check the region's coordinates, or the timezone"
+            }
+            switch origins[k] {
+            case .written(let m):
+                if let farMedian { warning(m, farMedian) }
+                if let farZone { warning(m, farZone) }
+            case .imported(let e, let m, let f):
+                guard farMedian != nil || farZone != nil else { continue }
+                if perEntry[e] == nil {
+                    perEntry[e] = (m, f, [], [])
+                    entryOrder.append(e)
+                }
+                if let farMedian { perEntry[e]?.far.append(farMedian) }
+                if let farZone { perEntry[e]?.farZone.append(farZone) }
+            }
+        }
+        for e in entryOrder {
+            guard let info = perEntry[e] else { continue }
+            for list in [info.far, info.farZone] {
+                guard let first = list.first else { continue }
+                if list.count == 1 {
+                    warning(info.mark, "imported from \(info.file), \(first)")
+                } else {
+                    warning(info.mark, "\(list.count) regions imported from \(info.file) are far away; the first: \(first)")
+                }
+            }
+        }
+    }
+}
+
+/// A time zone written as a fixed offset, reported once the campaign's regions are known.
+struct PendingZone {
+    var mark: SourceMark
+    var text: String
+    var offsetSeconds: Int
+}
