@@ -32,6 +32,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -239,76 +240,79 @@ def make_partition_runner(bin_path, campaigns, fields, include_suppressed, until
         no_user_lines = []
         feed_error = []
         schema = pa.schema([("kind", pa.string()), ("text", pa.string())])
+        proc = None
 
-        with open(err_path, "wb") as err:
-            try:
-                proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err)
-            except OSError as e:
-                raise PartitionFailed(f"partition {part}: cannot start {binary}: {e}") from None
-
-            def feed():
-                line_no = 0
+        try:
+            with open(err_path, "wb") as err:
                 try:
-                    for batch in batches:
-                        arr = batch.column(0)
-                        n = len(arr)
-                        if n == 0:
-                            continue
-                        nokey = batch.column(1)
-                        if pc.any(nokey).as_py():
-                            for i in pc.indices_nonzero(nokey).to_pylist():
-                                no_user_lines.append(line_no + i + 1)
-                        # The lines end in '\n' already: write the batch's value bytes in one go.
-                        _, offsets, data = arr.buffers()
-                        offs = memoryview(offsets).cast("i")  # int32 offsets of Arrow's binary type
-                        start, end = offs[arr.offset], offs[arr.offset + n]
-                        proc.stdin.write(memoryview(data)[start:end])
-                        line_no += n
-                except BrokenPipeError:
-                    pass  # the process ended early; its status and stderr say why
-                except BaseException as e:  # noqa: BLE001 - reported on the task's thread
-                    feed_error.append(e)
-                finally:
-                    try:
-                        proc.stdin.close()
-                    except BrokenPipeError:
-                        pass
+                    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err)
+                except OSError as e:
+                    raise PartitionFailed(f"partition {part}: cannot start {binary}: {e}") from None
 
-            feeder = threading.Thread(target=feed, name=f"geocampaign-feed-{part}", daemon=True)
-            feeder.start()
-            pending = []
-            for raw in proc.stdout:
-                pending.append(raw.rstrip(b"\n").decode("utf-8"))
-                if len(pending) >= batch_lines:
-                    yield pa.RecordBatch.from_arrays([pa.array(["d"] * len(pending)), pa.array(pending)], schema=schema)
-                    pending = []
-            status = proc.wait()
-            feeder.join()
-        with open(err_path, "rb") as f:
-            stderr = f.read().decode("utf-8", "replace")
-        if feed_error:
-            raise PartitionFailed(f"partition {part}: reading the partition failed: {feed_error[0]!r}")
-        if status != 0:
-            raise PartitionFailed(f"partition {part}: geocampaign exited with status {status}\n"
-                                  f"command: {' '.join(cmd)}\nstderr:\n{stderr}")
-        if no_user_lines:
-            rejected = set()
-            with open(rejects, "rb") as f:
-                for r in f:
-                    rejected.add(json.loads(r)["line"])
-            accepted = [n for n in no_user_lines if n not in rejected]
-            if accepted:
-                raise PartitionFailed(
-                    f"partition {part}: geocampaign accepted line {accepted[0]} of its input whose user "
-                    f"Spark could not read, so that user's lines may be in two processes; "
-                    f"{len(accepted)} such line(s)")
-        if pending:
-            yield pa.RecordBatch.from_arrays([pa.array(["d"] * len(pending)), pa.array(pending)], schema=schema)
-        yield pa.RecordBatch.from_arrays([pa.array(["s"]), pa.array([stderr])], schema=schema)
-        for p in (rejects, err_path):
-            if os.path.exists(p):
-                os.remove(p)
-        os.rmdir(work)
+                def feed():
+                    line_no = 0
+                    try:
+                        for batch in batches:
+                            arr = batch.column(0)
+                            n = len(arr)
+                            if n == 0:
+                                continue
+                            nokey = batch.column(1)
+                            if pc.any(nokey).as_py():
+                                for i in pc.indices_nonzero(nokey).to_pylist():
+                                    no_user_lines.append(line_no + i + 1)
+                            # The lines end in '\n' already: write the batch's value bytes in one go.
+                            _, offsets, data = arr.buffers()
+                            offs = memoryview(offsets).cast("i")  # int32 offsets of Arrow's binary type
+                            start, end = offs[arr.offset], offs[arr.offset + n]
+                            proc.stdin.write(memoryview(data)[start:end])
+                            line_no += n
+                    except BrokenPipeError:
+                        pass  # the process ended early; its status and stderr say why
+                    except BaseException as e:  # noqa: BLE001 - reported on the task's thread
+                        feed_error.append(e)
+                    finally:
+                        try:
+                            proc.stdin.close()
+                        except BrokenPipeError:
+                            pass
+
+                feeder = threading.Thread(target=feed, name=f"geocampaign-feed-{part}", daemon=True)
+                feeder.start()
+                pending = []
+                for raw in proc.stdout:
+                    pending.append(raw.rstrip(b"\n").decode("utf-8"))
+                    if len(pending) >= batch_lines:
+                        yield pa.RecordBatch.from_arrays([pa.array(["d"] * len(pending)), pa.array(pending)], schema=schema)
+                        pending = []
+                status = proc.wait()
+                feeder.join()
+            with open(err_path, "rb") as f:
+                stderr = f.read().decode("utf-8", "replace")
+            if feed_error:
+                raise PartitionFailed(f"partition {part}: reading the partition failed: {feed_error[0]!r}")
+            if status != 0:
+                raise PartitionFailed(f"partition {part}: geocampaign exited with status {status}\n"
+                                      f"command: {' '.join(cmd)}\nstderr:\n{stderr}")
+            if no_user_lines:
+                rejected = set()
+                with open(rejects, "rb") as f:
+                    for r in f:
+                        rejected.add(json.loads(r)["line"])
+                accepted = [n for n in no_user_lines if n not in rejected]
+                if accepted:
+                    raise PartitionFailed(
+                        f"partition {part}: geocampaign accepted line {accepted[0]} of its input whose user "
+                        f"Spark could not read, so that user's lines may be in two processes; "
+                        f"{len(accepted)} such line(s)")
+            if pending:
+                yield pa.RecordBatch.from_arrays([pa.array(["d"] * len(pending)), pa.array(pending)], schema=schema)
+            yield pa.RecordBatch.from_arrays([pa.array(["s"]), pa.array([stderr])], schema=schema)
+        finally:
+            if proc is not None and proc.poll() is None:  # the task was stopped early
+                proc.kill()
+                proc.wait()
+            shutil.rmtree(work, ignore_errors=True)
 
     return run
 
@@ -468,6 +472,7 @@ def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     from pyspark.sql import SparkSession
     spark = SparkSession.builder.appName("geocampaign").getOrCreate()
+    spark.sparkContext.setLogLevel(os.environ.get("GEOCAMPAIGN_SPARK_LOG_LEVEL", "WARN"))
     try:
         summary = run_job(spark, args)
     except PartitionFailed as e:

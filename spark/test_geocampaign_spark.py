@@ -185,7 +185,7 @@ def typed_rows(history):
     with open(history, "rb") as f:
         for raw in f:
             try:
-                d = json.loads(raw)
+                d = json.loads(raw, parse_constant=_no_constant)  # NaN is not JSON (RFC 8259)
                 u, ts, lat, lon = d["user"], d["ts"], d["lat"], d["lon"]
                 if isinstance(u, bool) or not isinstance(u, (str, int)) or u == "":
                     continue
@@ -205,6 +205,10 @@ def typed_rows(history):
             except (ValueError, KeyError, TypeError, OverflowError, UnicodeDecodeError):
                 continue
     return rows
+
+
+def _no_constant(name):
+    raise ValueError(name)
 
 
 def write_typed(rows, work, name, names):
@@ -308,7 +312,9 @@ def test_spark_submit_with_shipped_campaigns(work, binary):
     assert read_decisions(out, "jsonl") == want
     with open(summary_json) as f:
         assert same_counts(json.load(f), want_summary)
-    assert "decisions: delivered" in r.stderr.decode() and "partitions: 3" in r.stderr.decode()
+    # spark-submit passes the Python driver's stdout and stderr on as its stdout.
+    said = r.stdout.decode()
+    assert "decisions: delivered" in said and "partitions: 3" in said
 
 
 def test_spark_submit_failure_exits_nonzero_with_the_message(work):
@@ -320,7 +326,7 @@ def test_spark_submit_failure_exits_nonzero_with_the_message(work):
                         "--input", os.path.join(conformance_dir(), "history.jsonl"), "--output", out,
                         "--partitions", "1", "--campaigns", "no-such-campaigns"],
                        capture_output=True, env=env, timeout=600)
-    err = r.stderr.decode()
+    err = r.stdout.decode() + r.stderr.decode()
     assert r.returncode == 1, err[-4000:]
     assert "geocampaign_spark: error: partition 0: geocampaign exited with status 66" in err
     assert "no-such-campaigns" in err
