@@ -450,6 +450,9 @@ def run_job(spark, args, by_time=False):
             raise
     finally:
         out.unpersist()
+    n = args.partitions or spark.sparkContext.defaultParallelism
+    if len(summaries) != n:
+        raise PartitionFailed(f"{len(summaries)} partition summaries for {n} partitions")
     return merge_summaries([parse_summary(s) for s in summaries])
 
 
@@ -461,7 +464,7 @@ def partition_failure(e):
         return None
     msg = text[i + len("PartitionFailed: "):]
     # Spark appends the JVM stack after the Python traceback.
-    for end in ("\n\tat ", "\n\n\tat ", "\nJVM stacktrace", "\n\nDriver stacktrace"):
+    for end in ("\n\tat ", "\n\n\tat ", "\nJVM stacktrace", "\n\nDriver stacktrace", "\n SQLSTATE:"):
         j = msg.find(end)
         if j >= 0:
             msg = msg[:j]
