@@ -6,7 +6,7 @@ SWIFT ?= swift
 BIN_RELEASE := .build/release/geocampaign
 SIZE ?= S M L
 
-.PHONY: all deps browser-deps build release example report test bench conformance clean
+.PHONY: all deps browser-deps build release example report test bench conformance clean dist test-spark bench-spark
 
 all: build
 
@@ -71,6 +71,24 @@ bench: release
 	$(SWIFT) build -c release --product geocampaign-bench
 	python3 scripts/bench.py --sizes "$(SIZE)"
 	python3 scripts/bench_report.py
+
+# A binary that travels (docs/scaling.md): release build with the Swift runtime linked
+# statically, packed with campaigns/ into dist/geocampaign-linux-ARCH.tar.gz; prints and checks
+# (ldd) the system libraries it still needs.
+dist: deps
+	bash spark/dist.sh
+
+# The Spark job (spark/): Java from Debian when root and missing, pyspark and pyarrow from PyPI
+# in a virtual environment outside the clone (reused: $${XDG_CACHE_HOME:-~/.cache}/geocampaign/
+# venv-spark), then the job in local[2] against single-process runs.
+test-spark: dist
+	@venv="$$(bash spark/venv.sh)" && \
+	  PYSPARK_PYTHON="$$venv/bin/python" "$$venv/bin/python" -m pytest -q -p no:cacheprovider spark/test_geocampaign_spark.py
+
+# The job on the bench M city with 2, 4 and 8 partitions against one process (docs/scaling.md).
+bench-spark: dist
+	@venv="$$(bash spark/venv.sh)" && \
+	  PYSPARK_PYTHON="$$venv/bin/python" "$$venv/bin/python" spark/bench_spark.py
 
 clean:
 	rm -rf .build
