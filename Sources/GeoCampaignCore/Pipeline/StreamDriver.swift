@@ -59,18 +59,27 @@ public struct StreamDriver {
         let path = history.historyPaths.first ?? "-"
         let input = try OpenedInput(path: path)
         let source = path == "-" ? "-" : (URL(fileURLWithPath: path).standardizedFileURL.path)
+        // A restart of the stream this state last committed (same source): the output files are
+        // cut back to their committed lengths and a regular file is read on from the committed
+        // offset. Another source starts at its beginning and appends to the output files.
+        let continuing = try store.meta("stream_source") == source
         var offset: Int64 = 0
-        var lines = Int(try store.meta("stream_lines") ?? "0") ?? 0
-        if input.regular, try store.meta("stream_source") == source, let o = Int64(try store.meta("stream_offset") ?? ""), o <= Int64(input.size) || follow {
-            if lseek(input.fd, off_t(o), SEEK_SET) == o { offset = o }
-        } else {
-            lines = 0
+        var lines = continuing ? Int(try store.meta("stream_lines") ?? "0") ?? 0 : 0
+        if continuing, input.regular, let o = Int64(try store.meta("stream_offset") ?? ""), o > 0, o <= Int64(input.size) || follow {
+            guard lseek(input.fd, off_t(o), SEEK_SET) == o else { throw RunError.failure("\(path): cannot seek to the committed offset \(o)") }
+            offset = o
         }
         let output = try StreamFile(path: history.output, committed: Int64(try store.meta("stream_output_bytes") ?? "0") ?? 0,
-                                    continuing: offset > 0 || path == "-")
+                                    continuing: continuing)
         let rejects = try history.rejects.map {
-            try StreamFile(path: $0, committed: Int64(try store.meta("stream_rejects_bytes") ?? "0") ?? 0, continuing: offset > 0 || path == "-")
+            try StreamFile(path: $0, committed: Int64(try store.meta("stream_rejects_bytes") ?? "0") ?? 0, continuing: continuing)
         }
+        // Committed at once, so that a crash before the first interval restarts from here.
+        try store.setMeta("stream_source", source)
+        try store.setMeta("stream_offset", String(offset))
+        try store.setMeta("stream_lines", String(lines))
+        try store.setMeta("stream_output_bytes", String(output.length))
+        try store.setMeta("stream_rejects_bytes", String(rejects?.length ?? 0))
         try store.commit()
 
         let replay = Replay(campaigns: campaigns, options: .init(threads: 1, evaluateRules: true))

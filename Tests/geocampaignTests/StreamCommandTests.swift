@@ -1,0 +1,83 @@
+import Foundation
+import XCTest
+
+/// `geocampaign stream` end to end (state.md 2): a growing file with `--follow` and Ctrl-C, and
+/// `kill -9` with restarts: the `--output` file ends equal to an uninterrupted stream's.
+final class StreamCommandTests: XCTestCase {
+    private var dir: URL!
+
+    override func setUpWithError() throws {
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: StateCommandTests.example.path), "the contract's state-1 example")
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("gc-streamcli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { if let dir { try? FileManager.default.removeItem(at: dir) } }
+
+    private func batch(_ k: Int) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: StateCommandTests.batch(k))) }
+
+    private func start(_ args: [String]) throws -> Process {
+        let p = Process()
+        p.executableURL = BinaryRunner.binary
+        p.arguments = ["stream", "--campaigns", StateCommandTests.campaigns, "--quiet"] + args
+        p.currentDirectoryURL = dir
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        return p
+    }
+
+    private func committedLines(_ state: String) throws -> Int? {
+        let r = try BinaryRunner.run(["stream", "--state", state, "--state-info"], cwd: dir)
+        guard let line = r.stdout.split(separator: "\n").first(where: { $0.hasPrefix("stream: ") }) else { return nil }
+        return Int(line.split(separator: " ")[1])
+    }
+
+    func testFollowReadsAGrowingFileAndCtrlCCommitsAndExits() throws {
+        let input = dir.appendingPathComponent("in.jsonl")
+        try batch(1).write(to: input)
+        let p = try start(["--state", "s", "--history", "in.jsonl", "--follow", "--output", "out.jsonl"])
+        // Wait until the first part is committed, then let the file grow.
+        var waited = 0.0
+        while (try committedLines("s") ?? 0) == 0 && waited < 60 { usleep(200_000); waited += 0.2 }
+        let h = try FileHandle(forWritingTo: input)
+        h.seekToEndOfFile()
+        h.write(try batch(2))
+        try h.close()
+        let total = try Data(contentsOf: input).filter { $0 == 0x0A }.count
+        waited = 0
+        while (try committedLines("s") ?? 0) < total && waited < 60 { usleep(200_000); waited += 0.2 }
+        XCTAssertTrue(p.isRunning, "--follow keeps reading at the end of the file")
+        kill(p.processIdentifier, SIGINT)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationReason, .exit)
+        XCTAssertEqual(p.terminationStatus, 0)
+        XCTAssertEqual(try committedLines("s"), total)
+        XCTAssertFalse(try Data(contentsOf: dir.appendingPathComponent("out.jsonl")).isEmpty)
+    }
+
+    func testKilledStreamsRestartToTheUninterruptedOutput() throws {
+        var all = Data()
+        for k in 1...3 { all += try batch(k) }
+        try all.write(to: dir.appendingPathComponent("all.jsonl"))
+        let start = Date()
+        let ref = try BinaryRunner.run(["stream", "--state", "ref", "--campaigns", StateCommandTests.campaigns, "--history", "all.jsonl",
+                                        "--output", "ref.jsonl", "--quiet"], cwd: dir)
+        XCTAssertEqual(ref.status, 0, ref.stderr)
+        let seconds = Date().timeIntervalSince(start)
+        let reference = try Data(contentsOf: dir.appendingPathComponent("ref.jsonl"))
+        XCTAssertFalse(reference.isEmpty)
+        let args = ["--state", "s", "--history", "all.jsonl", "--output", "out.jsonl", "--commit-every", "1s"]
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<3 {
+            let p = try self.start(args)
+            usleep(UInt32(Double.random(in: 0.2...0.9, using: &rng) * seconds * 1e6))
+            kill(p.processIdentifier, SIGKILL)
+            p.waitUntilExit()
+        }
+        let last = try BinaryRunner.run(["stream", "--campaigns", StateCommandTests.campaigns, "--quiet"] + args, cwd: dir)
+        XCTAssertEqual(last.status, 0, last.stderr)
+        let out = try Data(contentsOf: dir.appendingPathComponent("out.jsonl"))
+        XCTAssertEqual(String(decoding: out, as: UTF8.self), String(decoding: reference, as: UTF8.self), "each decision exactly once, in order")
+    }
+}
