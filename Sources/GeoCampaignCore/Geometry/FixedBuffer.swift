@@ -19,6 +19,16 @@ final class FixedBuffer<Element>: @unchecked Sendable {
         elements = UnsafeBufferPointer(start: memory, count: array.count)
     }
 
+    /// `count` elements written in place by `body`, which must initialize every one of them
+    /// (no intermediate array: the memory is touched once).
+    /// - Complexity: O(n) plus `body`.
+    init(count: Int, initializingWith body: (UnsafeMutableBufferPointer<Element>) -> Void) {
+        let memory = UnsafeMutablePointer<Element>.allocate(capacity: max(1, count))
+        body(UnsafeMutableBufferPointer(start: memory, count: count))
+        storage = memory
+        elements = UnsafeBufferPointer(start: memory, count: count)
+    }
+
     /// Number of elements.
     var count: Int { elements.count }
 

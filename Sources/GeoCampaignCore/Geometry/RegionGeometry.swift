@@ -54,7 +54,7 @@ public struct RegionGeometry: Sendable {
     }
 
     /// Edges per chunk.
-    static let chunkSize = 16
+    static let chunkSize = 8
 
     let kind: Kind
     /// The region's own bounding box (no expansion), degrees.
