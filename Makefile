@@ -6,7 +6,7 @@ SWIFT ?= swift
 BIN_RELEASE := .build/release/geocampaign
 SIZE ?= S M L
 
-.PHONY: all deps build release example test bench conformance clean
+.PHONY: all deps build release example test bench conformance fuzz clean
 
 all: build
 
@@ -43,6 +43,14 @@ conformance: release
 bench: release
 	$(SWIFT) build -c release --product geocampaign-bench
 	python3 scripts/bench.py --sizes "$(SIZE)"
+
+# libFuzzer targets, built with -sanitize=fuzzer,address (docs/testing.md). A new target is its
+# file fuzz/targets/NAME.swift plus one line here: FUZZ_TARGETS += NAME
+FUZZ_SECONDS ?= 30
+FUZZ_TARGETS := jsonl-line yaml-campaign geojson gpx
+
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz/run.sh $(FUZZ_TARGETS)
 
 clean:
 	rm -rf .build
