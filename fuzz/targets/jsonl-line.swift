@@ -1,5 +1,6 @@
 // JSON Lines: each line of the input through the history line parser (the path the reader takes).
-// seeds: Tests/GeoCampaignCoreTests/Fixtures/History/*.jsonl examples/*.jsonl ../shared/spec/examples/*/*.jsonl
+// seeds-by-line: Tests/GeoCampaignCoreTests/Fixtures/History/*.jsonl examples/*.jsonl ../shared/spec/examples/*/*.jsonl
+// max_len: 4096
 @testable import GeoCampaignCore
 
 let parser = JSONLineParser()
