@@ -9,11 +9,17 @@ enum FuzzInput {
         return Array(UnsafeBufferPointer(start: data, count: size))
     }
 
-    /// A folder of this process (in /dev/shm when there is one), made once.
+    /// A folder of this process, made once: `$FUZZ_TMP` (fuzz/run.sh makes one and removes it
+    /// after the run), else one in /dev/shm (or the temporary folder) removed at exit.
     static let folder: String = {
+        if let given = ProcessInfo.processInfo.environment["FUZZ_TMP"], !given.isEmpty {
+            try? FileManager.default.createDirectory(atPath: given, withIntermediateDirectories: true)
+            return given
+        }
         let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
         let path = base + "/geocampaign-fuzz-\(getpid())"
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(atPath: FuzzInput.folder) }
         return path
     }()
 

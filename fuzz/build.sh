@@ -34,7 +34,7 @@ for name in "$@"; do
   src=fuzz/targets/$name.swift
   [ -f "$src" ] || { echo "fuzz: no target $src" >&2; exit 1; }
   bin=$OUT/$name
-  if [ ! -f "$bin" ] || [ "$src" -nt "$bin" ] || [ "$lib" -nt "$bin" ]; then
+  if [ ! -f "$bin" ] || [ "$src" -nt "$bin" ] || [ fuzz/FuzzInput.swift -nt "$bin" ] || [ "$lib" -nt "$bin" ]; then
     echo "fuzz: linking $name"
     "$SWIFTC" -O "${SAN[@]}" -parse-as-library -module-name "Fuzz_${name//-/_}" \
       -I "$CORE" "${INC[@]}" "$src" fuzz/FuzzInput.swift -L "$CORE" -lGeoCampaignCore "${LIBS[@]}" -o "$bin" \

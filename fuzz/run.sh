@@ -41,9 +41,12 @@ for name in "$@"; do
   done
   if [ -d "fuzz/regressions/$name" ]; then cp fuzz/regressions/"$name"/* "$corpus"/ 2>/dev/null; fi
   echo "fuzz: $name for ${seconds}s ($(ls "$corpus" | wc -l) inputs in the corpus)"
+  FUZZ_TMP=$(mktemp -d "${TMPDIR:-/tmp}/geocampaign-fuzz-$name.XXXXXX")
+  export FUZZ_TMP
   timeout $((seconds + 300)) ".build/fuzz/$name" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -max_len="$max_len" -print_final_stats=1 -artifact_prefix="$artifacts/" "$corpus" > "$log" 2>&1
   rc=$?
+  rm -rf "$FUZZ_TMP"
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   echo "fuzz: $name: ${runs:-?} executions, exit status $rc"
   if [ "$rc" != 0 ]; then
