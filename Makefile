@@ -6,7 +6,7 @@ SWIFT ?= swift
 BIN_RELEASE := .build/release/geocampaign
 SIZE ?= S M L
 
-.PHONY: all deps browser-deps build release example report test bench conformance clean dist test-spark bench-spark
+.PHONY: all deps browser-deps build release example report test bench conformance fuzz clean dist test-spark bench-spark
 
 all: build
 
@@ -89,6 +89,14 @@ test-spark: dist
 bench-spark: dist
 	@venv="$$(bash spark/venv.sh)" && \
 	  PYSPARK_PYTHON="$$venv/bin/python" "$$venv/bin/python" spark/bench_spark.py
+
+# libFuzzer targets, built with -sanitize=fuzzer,address (docs/testing.md). A new target is its
+# file fuzz/targets/NAME.swift plus one line here: FUZZ_TARGETS += NAME
+FUZZ_SECONDS ?= 30
+FUZZ_TARGETS := jsonl-line yaml-campaign geojson gpx
+
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz/run.sh $(FUZZ_TARGETS)
 
 clean:
 	rm -rf .build

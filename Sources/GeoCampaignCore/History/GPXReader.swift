@@ -7,7 +7,12 @@ import Foundation
 /// point has a `<time>`, a point without one (or with an unreadable one) is rejected
 /// `bad_timestamp`. In a file without any point time, the n-th point (0-based, counting every point
 /// in document order) gets `start + n` seconds. A missing `lat`/`lon` attribute is
-/// `missing_field`, a non-numeric one `bad_type`, a non-finite or out-of-range one `out_of_range`.
+/// `missing_field`, one that is not an `xsd:decimal` (hex floats, `nan`, `infinity`, exponents)
+/// `bad_type`, an out-of-range one `out_of_range`. A reject is at the line where the point's
+/// start tag begins (docs/history-format.md, GPX).
+///
+/// The XML is read by `XMLStreamReader` (libxml2, nothing outside the file is loaded); a file
+/// that is not well-formed, or whose root is not `gpx`, throws with line and column.
 public enum GPXReader {
     /// 2000-01-01T00:00:00Z in Unix milliseconds, the default `--start`.
     public static let defaultStart: Int64 = 946_684_800_000

@@ -13,28 +13,9 @@ import CLibXML2
 /// Only fatal errors (well-formedness) stop the walk; namespace problems (`xmlns="GPX-1.1"`, an
 /// undeclared prefix) and warnings are not errors here, since names are matched by local name.
 final class XMLStreamReader {
-    /// What the reader is on after `next()`.
-    enum Kind: Equatable {
-        /// A start tag (or an empty element); `isEmpty` is true for `<a/>`, whose end is not reported.
-        case start(isEmpty: Bool)
-        /// An end tag.
-        case end
-        /// Character data: text, CDATA or white space.
-        case text
-        /// An entity reference that was not expanded, as `&name;`.
-        case entityReference
-        /// Anything else: comments, processing instructions, the document type.
-        case other
-    }
-
     private let reader: xmlTextReaderPtr?
     private let input: UnsafeMutableBufferPointer<UInt8>
     private let sink = ErrorSink()
-
-    /// Collects the first fatal error libxml2 reports.
-    final class ErrorSink {
-        var first: XMLSyntaxError?
-    }
 
     /// Makes libxml2 ready for use from several threads and closes its door to outside files,
     /// once per process.

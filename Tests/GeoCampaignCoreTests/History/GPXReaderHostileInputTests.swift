@@ -153,6 +153,16 @@ final class GPXReaderHostileInputTests: XCTestCase {
         }
     }
 
+    /// An encoding the declaration names is read; the reject quotes the line's own bytes.
+    func testLatin1IsRead() throws {
+        let line3 = Array("<wpt lat=\"x\" lon=\"1\"><name>Z".utf8) + [0xFC] + Array("rich</name></wpt><wpt lat=\"47.1\" lon=\"8.5\"/>".utf8)
+        let bytes = Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<gpx>\n".utf8) + line3 + Array("\n</gpx>\n".utf8)
+        let r = try parse(bytes)
+        XCTAssertEqual(fixes(r).map(\.lat), [47.1])
+        XCTAssertEqual(rejects(r).map(\.line), [3])
+        XCTAssertEqual(rejects(r)[0].text, line3)
+    }
+
     /// UTF-16 files are read, and their rejects quote the line in UTF-8.
     func testUTF16IsRead() throws {
         let text = "<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<gpx>\n<wpt lat=\"47.1\" lon=\"8.5\"/>\n<wpt lat=\"x\" lon=\"8.5\"><name>Zürich</name></wpt>\n</gpx>\n"
