@@ -34,15 +34,18 @@ struct BinaryRunner {
         try p.run()
         if let stdin { input.fileHandleForWriting.write(stdin) }
         try input.fileHandleForWriting.close()
-        var outData = Data(), errData = Data()
+        // stderr is read on another thread while stdout is read here, so neither pipe fills up.
+        final class Box: @unchecked Sendable { var data = Data() }
+        let errBox = Box()
         let group = DispatchGroup()
         group.enter()
         DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
+            errBox.data = err.fileHandleForReading.readDataToEndOfFile()
             group.leave()
         }
-        outData = out.fileHandleForReading.readDataToEndOfFile()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
+        let errData = errBox.data
         p.waitUntilExit()
         return Result(stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
                       status: p.terminationStatus)

@@ -16,8 +16,8 @@ final class LoadingAdviceTests: XCTestCase {
     }
 
     private func load(_ text: String, files: [String: String] = [:]) -> LoadResult {
-        for (name, body) in files { FileManager.default.createFile(atPath: dir + "/" + name, contents: Data(body.utf8)) }
-        FileManager.default.createFile(atPath: dir + "/c.yaml", contents: Data(text.utf8))
+        for (name, body) in files { _ = FileManager.default.createFile(atPath: dir + "/" + name, contents: Data(body.utf8)) }
+        _ = FileManager.default.createFile(atPath: dir + "/c.yaml", contents: Data(text.utf8))
         return CampaignLoader().load(paths: [dir + "/c.yaml"])
     }
 

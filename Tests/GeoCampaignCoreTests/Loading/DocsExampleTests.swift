@@ -26,7 +26,7 @@ final class LoadingDocsExampleTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         for (i, b) in complete.enumerated() {
-            FileManager.default.createFile(atPath: "\(dir)/\(i).yaml", contents: Data(b.utf8))
+            _ = FileManager.default.createFile(atPath: "\(dir)/\(i).yaml", contents: Data(b.utf8))
         }
         let r = CampaignLoader().load(paths: [dir])
         XCTAssertEqual(r.diagnostics.map(\.description), [])

@@ -31,7 +31,7 @@ final class LoadingGoalDecodingTests: XCTestCase {
 
         """
         let path = dir + "/shop.yaml"
-        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
         let r = CampaignLoader().load(paths: [path])
         let errors = r.diagnostics.filter { $0.severity == .error }.map { $0.description.components(separatedBy: "\n")[0].replacingOccurrences(of: dir + "/", with: "") }
         return (r, errors)

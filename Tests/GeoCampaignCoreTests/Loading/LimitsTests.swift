@@ -16,7 +16,7 @@ final class LoadingLimitsTests: XCTestCase {
 
     private func loadText(_ text: String, name: String = "f.yaml") -> (LoadResult, TimeInterval) {
         let path = dir + "/" + name
-        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
         let start = Date()
         let r = CampaignLoader().load(paths: [path])
         return (r, Date().timeIntervalSince(start))

@@ -15,7 +15,7 @@ final class LoadingLoaderTests: XCTestCase {
     }
 
     private func write(_ name: String, _ text: String) {
-        FileManager.default.createFile(atPath: dir + "/" + name, contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: dir + "/" + name, contents: Data(text.utf8))
     }
 
     private func campaign(_ id: String, extra: String = "") -> String {
@@ -37,7 +37,7 @@ final class LoadingLoaderTests: XCTestCase {
         write("c.txt", "not: yaml at all: [")
         write("Z.yaml", campaign("zed"))
         try? FileManager.default.createDirectory(atPath: dir + "/sub", withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: dir + "/sub/d.yaml", contents: Data(campaign("sub").utf8))
+        _ = FileManager.default.createFile(atPath: dir + "/sub/d.yaml", contents: Data(campaign("sub").utf8))
         let r = CampaignLoader().load(paths: [dir])
         XCTAssertEqual(r.diagnostics, [])
         XCTAssertEqual(r.campaignSet.campaigns.map(\.id), ["zed", "ay", "bee"], "byte order: 'Z' < 'a'")
@@ -169,7 +169,7 @@ final class LoadingLoaderTests: XCTestCase {
     }
 
     func testInvalidUTF8AndOddDocuments() {
-        FileManager.default.createFile(atPath: dir + "/bin.yaml", contents: Data([0x63, 0x61, 0x3A, 0x20, 0xFF, 0xFE, 0x0A]))
+        _ = FileManager.default.createFile(atPath: dir + "/bin.yaml", contents: Data([0x63, 0x61, 0x3A, 0x20, 0xFF, 0xFE, 0x0A]))
         write("null.yaml", "---\n")
         write("scalar.yaml", "just text\n")
         let r = CampaignLoader().load(paths: [dir])

@@ -22,7 +22,7 @@ final class LoadingRealDataImportTests: XCTestCase {
         offers:
           - id: o
         """
-        FileManager.default.createFile(atPath: dir + "/d.yaml", contents: Data(districts.utf8))
+        _ = FileManager.default.createFile(atPath: dir + "/d.yaml", contents: Data(districts.utf8))
         let yaml = """
         campaign: zurich
         regions:
@@ -38,7 +38,7 @@ final class LoadingRealDataImportTests: XCTestCase {
         offers:
           - id: o
         """
-        FileManager.default.createFile(atPath: dir + "/z.yaml", contents: Data(yaml.utf8))
+        _ = FileManager.default.createFile(atPath: dir + "/z.yaml", contents: Data(yaml.utf8))
         let start = Date()
         let r = CampaignLoader().load(paths: [dir])
         print("Zurich + OSM imports loaded in \(Date().timeIntervalSince(start)) s")
