@@ -93,7 +93,7 @@ bench-spark: dist
 # libFuzzer targets, built with -sanitize=fuzzer,address (docs/testing.md). A new target is its
 # file fuzz/targets/NAME.swift plus one line here: FUZZ_TARGETS += NAME
 FUZZ_SECONDS ?= 30
-FUZZ_TARGETS := jsonl-line yaml-campaign geojson gpx
+FUZZ_TARGETS := jsonl-line yaml-campaign geojson gpx csv-row
 
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz/run.sh $(FUZZ_TARGETS)

@@ -11,15 +11,15 @@ CORE=$OUT/core
 mkdir -p "$CORE"
 SAN=(-sanitize=fuzzer,address)
 # The C modules as SwiftPM sees them: the module maps, plus libxml2's include folder.
-INC=(-I Sources/CYaml -I Sources/CLibXML2)
-for flag in $(pkg-config --cflags-only-I libxml-2.0 yaml-0.1); do INC+=(-Xcc "$flag"); done
-LIBS=(-lyaml -lxml2)
+INC=(-I Sources/CYaml -I Sources/CLibXML2 -I Sources/CSQLite)
+for flag in $(pkg-config --cflags-only-I libxml-2.0 yaml-0.1 sqlite3); do INC+=(-Xcc "$flag"); done
+LIBS=(-lyaml -lxml2 -lsqlite3)
 
 mapfile -t sources < <(find Sources/GeoCampaignCore -name '*.swift' | LC_ALL=C sort)
 lib=$CORE/libGeoCampaignCore.a
 stale=0
 if [ ! -f "$lib" ]; then stale=1; else
-  for s in "${sources[@]}" Sources/CLibXML2/shim.h Sources/CYaml/shim.h fuzz/build.sh; do
+  for s in "${sources[@]}" Sources/CLibXML2/shim.h Sources/CYaml/shim.h Sources/CSQLite/shim.h fuzz/build.sh; do
     if [ "$s" -nt "$lib" ]; then stale=1; break; fi
   done
 fi
