@@ -55,25 +55,44 @@ struct ParsedArguments {
     func flag(_ name: String) -> Bool { flags.contains(name) }
 
     /// The closest name within edit distance 2, for did-you-mean hints.
+    /// The candidate within edit distance 2 of `word` (the first of the nearest), or nil.
+    /// - Complexity: O(candidates x length): a distance above 2 is given up within a band of
+    ///   5 cells per row, so a long unknown id among many long ones stays fast.
     static func nearest(_ word: String, _ candidates: [String]) -> String? {
+        let w = Array(word)
         var best: (String, Int)?
         for c in candidates {
-            let d = editDistance(Array(word), Array(c))
+            guard abs(c.count - w.count) <= 2 else { continue }
+            let d = editDistance(w, Array(c), atMost: 2)
             if d <= 2, d < (best?.1 ?? Int.max) { best = (c, d) }
         }
         return best?.0
     }
 
-    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    /// The edit distance of `a` and `b`, or `limit + 1` when it is more than `limit`.
+    /// - Complexity: O(max(a, b) x limit).
+    static func editDistance(_ a: [Character], _ b: [Character], atMost limit: Int = Int.max / 2) -> Int {
+        if abs(a.count - b.count) > limit { return limit + 1 }
         if a.isEmpty { return b.count }
-        var prev = Array(0...b.count)
+        let big = limit + 1
+        var prev = (0...b.count).map { min($0, big) }
+        var cur = [Int](repeating: big, count: b.count + 1)
         for (i, ca) in a.enumerated() {
-            var cur = [i + 1] + Array(repeating: 0, count: b.count)
-            for (j, cb) in b.enumerated() {
-                cur[j + 1] = min(prev[j + 1] + 1, cur[j] + 1, prev[j] + (ca == cb ? 0 : 1))
+            let lo = max(1, i + 1 - limit), hi = min(b.count, i + 1 + limit)
+            cur[0] = min(i + 1, big)
+            if lo > 1 { cur[lo - 1] = big }
+            var rowMin = cur[0]
+            if lo <= hi {
+                for j in lo...hi {
+                    let cost = prev[j - 1] + (ca == b[j - 1] ? 0 : 1)
+                    cur[j] = min(min(prev[j] + 1, cur[j - 1] + 1), min(cost, big))
+                    rowMin = min(rowMin, cur[j])
+                }
             }
-            prev = cur
+            if hi < b.count { cur[hi + 1] = big }
+            if rowMin > limit { return big }
+            swap(&prev, &cur)
         }
-        return prev[b.count]
+        return min(prev[b.count], big)
     }
 }

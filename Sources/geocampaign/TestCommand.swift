@@ -31,6 +31,7 @@ struct TestCommand: Command {
         for m in missing { Console.err("\(m): error: no such test file or folder: check the path\n") }
         if !missing.isEmpty { throw CLIError.silent(.noInput) }
         if files.isEmpty { throw CLIError.noInput(paths.joined(separator: " "), "holds no *.yaml or *.yml test files") }
+        try refuseClash(files.map { (role: "test file", path: $0) })
         let runner = CampaignTestRunner(zoneOverride: tz)
         let sink = try OutputSink(path: nil)
         var results: [CampaignTestFileResult] = []
@@ -44,11 +45,17 @@ struct TestCommand: Command {
         try sink.write("\n" + CampaignTestReport.summary(results) + "\n")
         try sink.close()
         if let junit {
-            do { try JUnitReport.write(results, to: junit) } catch {
-                throw CLIError(message: "\(junit): cannot be written: \(error)", code: .failure)
-            }
+            try refuseClash(results.flatMap { r in r.inputs.map { (role: $0 == r.path ? "test file" : "campaign or history file of \(r.path)", path: $0) } })
+            try JUnitReport.write(results, to: junit)
         }
         if results.contains(where: \.isBroken) { return .dataError }
         return results.contains { $0.failedCount > 0 } ? .failure : .success
+    }
+
+    /// Refuses a `--junit` path that is the same file as one of `inputs` (by device and inode):
+    /// writing it would replace a test, campaign or history file.
+    private func refuseClash(_ inputs: [(role: String, path: String)]) throws {
+        guard let junit, let clash = FileIdentity.firstClash(inputs: inputs, outputs: [(role: "--junit", path: junit)]) else { return }
+        throw CLIError.usage("--junit '\(junit)' is the same file as the \(clash.other.role) '\(clash.other.path)': refusing to overwrite it; name another file", Self.usage)
     }
 }

@@ -10,6 +10,9 @@ public struct CampaignTestFileResult: Sendable {
     public var cases: [CampaignTestCaseResult]
     /// The zone times are written in.
     public var zone: LocalTimeFormat
+    /// The files the run read: the test file, the campaign files it names (a folder's files)
+    /// and its history files; an output such as `--junit` must be none of them.
+    public var inputs: [String] = []
 
     /// Whether the file or its campaigns have errors: its cases were not run.
     public var isBroken: Bool { diagnostics.contains { $0.severity == .error } }

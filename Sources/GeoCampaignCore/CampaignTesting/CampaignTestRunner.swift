@@ -40,10 +40,38 @@ public struct CampaignTestRunner: Sendable {
     /// Runs one test file.
     /// - Complexity: one replay per case, of that case's fixes.
     public func run(path: String) -> CampaignTestFileResult {
+        var inputs = [path]
+        var result = runCases(path: path, inputs: &inputs)
+        result.inputs = inputs
+        return result
+    }
+
+    /// The files test file `file` makes a run read besides itself: the campaign files it names
+    /// (the `*.yaml`/`*.yml` files of a named folder) and its history files.
+    static func inputs(of file: CampaignTestFile) -> [String] {
+        var out: [String] = []
+        let fm = FileManager.default
+        for c in file.campaignPaths {
+            var isDir: ObjCBool = false
+            if fm.fileExists(atPath: c, isDirectory: &isDir), isDir.boolValue {
+                let names = (try? fm.contentsOfDirectory(atPath: c)) ?? []
+                out += names.filter { $0.lowercased().hasSuffix(".yaml") || $0.lowercased().hasSuffix(".yml") }.map { c + "/" + $0 }
+            } else {
+                out.append(c)
+            }
+        }
+        for c in file.cases {
+            for case let .file(p, _, _) in c.history { out.append(p) }
+        }
+        return out
+    }
+
+    private func runCases(path: String, inputs: inout [String]) -> CampaignTestFileResult {
         let (model, decodeDiagnostics) = CampaignTestDecoder.load(path: path)
         guard let file = model, let source = file.source else {
             return CampaignTestFileResult(path: path, diagnostics: decodeDiagnostics, cases: [], zone: zoneOverride ?? .utc)
         }
+        inputs += Self.inputs(of: file)
         for (p, mark) in zip(file.campaignPaths, file.campaignMarks) where !FileManager.default.fileExists(atPath: p) {
             source.error(mark, "no campaign file or folder at '\(p)': paths are relative to this test file")
         }

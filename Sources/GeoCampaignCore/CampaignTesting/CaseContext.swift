@@ -85,17 +85,10 @@ final class CaseContext {
                 }
                 merge(b.finish(), into: &byUser)
             case let .file(path, user, mark):
-                let b = HistoryBuilder()
-                b.threads = 1
-                do {
-                    try b.read(path: path, gpxUser: user)
-                    merge(b.finish(), into: &byUser)
-                } catch {
-                    source.error(mark, "the history file '\(path)' cannot be read: \(error)")
-                }
+                if let h = historyFile(path, user, mark) { merge(h, into: &byUser) }
             case let .stay(s):
                 guard let p = point(s.region, s.regionMark), let from = instant(s.from),
-                      fewEnough(s.forMs, s.everyMs, s.regionMark) else { continue }
+                      fewEnough(s.forMs, s.everyMs, s.regionMark), inRange(from, s.forMs, s.from.mark) else { continue }
                 var t = from
                 while t <= from + s.forMs {
                     add(s.user, Fix(time: t, lat: p.lat, lon: p.lon, accuracy: s.accuracyM ?? .nan))
@@ -104,7 +97,7 @@ final class CaseContext {
                 if t - s.everyMs < from + s.forMs { add(s.user, Fix(time: from + s.forMs, lat: p.lat, lon: p.lon)) }
             case let .trip(tr):
                 guard let a = point(tr.fromRegion, tr.fromMark), let z = point(tr.toRegion, tr.toMark), let t0 = instant(tr.departs),
-                      fewEnough(tr.takesMs, tr.everyMs, tr.fromMark) else { continue }
+                      fewEnough(tr.takesMs, tr.everyMs, tr.fromMark), inRange(t0, tr.takesMs, tr.departs.mark) else { continue }
                 let steps = max(1, Int((tr.takesMs + tr.everyMs - 1) / tr.everyMs))
                 for k in 0...steps {
                     let f = Double(k) / Double(steps)
@@ -128,15 +121,87 @@ final class CaseContext {
 
     /// Most fixes one stay or trip may make.
     static let maxFixesPerItem: Int64 = 1_000_000
+    /// Most fixes the stays and trips of one test file may make together, so that a few lines
+    /// cannot ask for gigabytes (30 stays of a million fixes each).
+    static let maxFixesPerFile: Int64 = 2_000_000
+    /// Fixes made by the stays and trips read so far (all cases of the file).
+    private(set) var generatedFixes: Int64 = 0
 
     /// Whether a stay or trip of `lengthMs` with a fix every `everyMs` stays within
-    /// `maxFixesPerItem` fixes; reports it at `mark` when not.
+    /// `maxFixesPerItem` fixes, and the file within `maxFixesPerFile`; reports it at `mark` when not.
     func fewEnough(_ lengthMs: Int64, _ everyMs: Int64, _ mark: SourceMark) -> Bool {
         guard everyMs > 0, lengthMs / everyMs < Self.maxFixesPerItem, lengthMs < 100 * 365 * 86_400_000 else {
             source.error(mark, "this would make more than \(Self.maxFixesPerItem) fixes (or span more than 100 years): shorten it or write a larger 'every'")
             return false
         }
+        let count = lengthMs / everyMs + (lengthMs % everyMs == 0 ? 1 : 2)
+        guard generatedFixes + count <= Self.maxFixesPerFile else {
+            if generatedFixes <= Self.maxFixesPerFile {
+                source.error(mark, "the stays and trips of this file would make more than \(Self.maxFixesPerFile) fixes together: shorten them, write a larger 'every', or split the file")
+            }
+            generatedFixes = Self.maxFixesPerFile + 1
+            return false
+        }
+        generatedFixes += count
         return true
+    }
+
+    /// Whether the fixes from `start` to `start + lengthMs` lie within the instants a history
+    /// may hold (0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z, formats.md 2.1); reports it
+    /// at `mark` when not.
+    func inRange(_ start: Int64, _ lengthMs: Int64, _ mark: SourceMark) -> Bool {
+        guard start >= RFC3339.minMilliseconds, lengthMs <= RFC3339.maxMilliseconds - start else {
+            source.error(mark, "the fixes would fall outside 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z, the instants a history may hold: move it inside that range")
+            return false
+        }
+        return true
+    }
+
+    /// The fixes of history file `path`, or nil after reporting why there are none: it is not
+    /// a regular file (a FIFO or device would block or never end), cannot be read, or has
+    /// rejected lines or no fix at all (an `absent` expectation would pass for the wrong reason).
+    func historyFile(_ path: String, _ user: String?, _ mark: SourceMark) -> History? {
+        var st = stat()
+        guard stat(path, &st) == 0 else {
+            source.error(mark, "the history file '\(path)' cannot be read: \(String(cString: strerror(errno))) (paths are relative to this test file)")
+            return nil
+        }
+        guard (st.st_mode & S_IFMT) == S_IFREG else {
+            let what = (st.st_mode & S_IFMT) == S_IFDIR ? "a folder" : "not a regular file (a device, FIFO or socket)"
+            source.error(mark, "the history file '\(path)' is \(what): name a JSON Lines, CSV or GPX file")
+            return nil
+        }
+        let b = HistoryBuilder()
+        b.threads = 1
+        var rejected = 0
+        var first: RejectedLine?
+        b.onReject = { r in
+            rejected += 1
+            if first == nil { first = r }
+        }
+        do {
+            try b.read(path: path, gpxUser: user)
+        } catch let e as HistoryError {
+            switch e {
+            case let .malformedGPX(p, line, column, message): source.error(mark, "the history file '\(p)' is not GPX (line \(line), column \(column)): \(message)")
+            case let .cannotOpen(p, reason), let .readFailed(p, reason), let .writeFailed(p, reason): source.error(mark, "the history file '\(p)' cannot be read: \(reason)")
+            case let .badFieldMapping(text): source.error(mark, "the history file '\(path)' cannot be read: \(text)")
+            }
+            return nil
+        } catch {
+            source.error(mark, "the history file '\(path)' cannot be read: \(error)")
+            return nil
+        }
+        let h = b.finish()
+        if let first {
+            source.error(mark, "the history file '\(path)' has \(rejected) rejected line\(rejected == 1 ? "" : "s"), the first at line \(first.line) (\(first.reason.rawValue)): \(first.detail)")
+            return nil
+        }
+        if h.fixes.allSatisfy(\.isEmpty) {
+            source.error(mark, "the history file '\(path)' holds no fix: name a file with fixes, or leave it out")
+            return nil
+        }
+        return h
     }
 
     /// Reports campaign, rule, offer and region ids of an expectation that no campaign has

@@ -2,8 +2,8 @@ import Foundation
 
 /// JUnit XML for CI systems (`geocampaign test --junit FILE`): one `testsuite` per test file,
 /// one `testcase` per case; a failed case carries a `failure` with the side-by-side text; a
-/// broken file is one `testcase` with an `error` holding its problems. Written aside and renamed
-/// into place, so a run that fails leaves no half file.
+/// broken file is one `testcase` with an `error` holding its problems. Written through
+/// `AtomicFile`, so a run that fails leaves no half file.
 public enum JUnitReport {
     /// The XML document.
     public static func xml(_ results: [CampaignTestFileResult]) -> String {
@@ -40,17 +40,14 @@ public enum JUnitReport {
         return s
     }
 
-    /// Writes the XML to `path` through a file beside it, renamed into place.
+    /// Writes the XML to `path` through `AtomicFile`: a file beside it renamed into place (a
+    /// symbolic link is followed and stays; a device such as `/dev/stdout` is written in place,
+    /// never replaced).
+    /// - Throws: `RunError.failure` naming `path` when it cannot be written.
     public static func write(_ results: [CampaignTestFileResult], to path: String) throws {
-        let aside = path + ".tmp-\(getpid())"
-        let url = URL(fileURLWithPath: aside)
-        do {
-            try Data(xml(results).utf8).write(to: url)
-            if rename(aside, path) != 0 { throw CocoaError(.fileWriteUnknown) }
-        } catch {
-            try? FileManager.default.removeItem(atPath: aside)
-            throw error
-        }
+        let file = try AtomicFile(path: path)
+        try file.write(Array(xml(results).utf8))
+        try file.commit()
     }
 
     static func seconds(_ s: Double) -> String { String(format: "%.3f", s) }
