@@ -61,24 +61,25 @@ extension CampaignDecoder {
     }
 
     /// The zone whose city is nearest the median of `regions` among those at `offset` in winter
-    /// or summer (any zone if none is); nil without regions.
+    /// or summer, unless that city is more than 1,500 km further than the nearest zone's city
+    /// (the offset is then wrong for the regions, and their own zone is meant); nil without regions.
     static func likelyZone(offset: Int, regions: [Region]) -> String? {
         guard let middle = median(regions) else { return nil }
         let year = Date()
         let winter = Date(timeIntervalSince1970: (floor(year.timeIntervalSince1970 / 31_556_952) * 31_556_952) + 14 * 86_400)
         let summer = winter.addingTimeInterval(182 * 86_400)
-        var best: (String, Double)?
-        var bestMatching: (String, Double)?
+        var best: (zone: String, d: Double)?
+        var bestMatching: (zone: String, d: Double)?
         for (zone, at) in TimeZoneLocations.all {
             let d = Earth.distance(middle, at)
-            if best == nil || d < best!.1 { best = (zone, d) }
+            if d < best?.d ?? .infinity { best = (zone, d) }
             guard let tz = TimeZone(identifier: zone) else { continue }
-            if tz.secondsFromGMT(for: winter) == offset || tz.secondsFromGMT(for: summer) == offset,
-               bestMatching == nil || d < bestMatching!.1 {
+            if tz.secondsFromGMT(for: winter) == offset || tz.secondsFromGMT(for: summer) == offset, d < bestMatching?.d ?? .infinity {
                 bestMatching = (zone, d)
             }
         }
-        return (bestMatching ?? best)?.0
+        if let m = bestMatching, let b = best, m.d <= b.d + 1_500_000 { return m.zone }
+        return best?.zone
     }
 
     /// A point of a region: a circle's center, the middle of a polygon's bounding box.

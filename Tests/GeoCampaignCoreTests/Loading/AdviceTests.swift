@@ -213,6 +213,9 @@ final class LoadingAdviceTests: XCTestCase {
         XCTAssertEqual(lines(load(india)), [
             "7:92: error: timezone 'UTC+05:30' is a fixed offset, an hour off every summer where clocks change, and not an IANA name: write the zone of this campaign's regions, Asia/Kolkata, which follows their clock changes",
         ])
+        // An offset that does not fit the regions: their own zone, not a far one at that offset.
+        let california = during.replacingOccurrences(of: "UTC-5", with: "UTC+1").replacingOccurrences(of: "47.37, 8.54", with: "37.70, -121.76")
+        XCTAssertEqual(lines(load(california)).first.map { $0.contains("write the zone of this campaign's regions, America/Los_Angeles,") }, true, "\(lines(load(california)))")
         // IANA names, Etc zones included, are taken as they are.
         for zone in ["Europe/Zurich", "Etc/GMT-1", "UTC", "America/Los_Angeles"] {
             let text = during.replacingOccurrences(of: "UTC-5", with: zone)
