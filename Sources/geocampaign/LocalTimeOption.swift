@@ -8,7 +8,8 @@ enum LocalTimeOption {
     static func parse(_ a: ParsedArguments, usage: String) throws -> LocalTimeFormat? {
         guard let name = a.value("tz") else { return nil }
         guard let f = LocalTimeFormat(zone: name) else {
-            throw CLIError.usage("--tz '\(name)' is not an IANA time zone name such as Europe/Zurich or America/Los_Angeles", usage)
+            let shown = name.count > 64 ? String(name.prefix(64)) + "..." : name
+            throw CLIError.usage("--tz '\(shown)' is not an IANA time zone name such as Europe/Zurich or America/Los_Angeles (a fixed offset such as UTC+1 is an hour off every summer; Etc/GMT-1 is UTC+1 on purpose)", usage)
         }
         return f
     }

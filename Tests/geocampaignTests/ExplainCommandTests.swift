@@ -44,6 +44,14 @@ final class ExplainCommandTests: XCTestCase {
         let bad = try BinaryRunner.run(["explain", "--user", "mia", "--tz", "Europe/Zurch"] + common)
         XCTAssertEqual(bad.status, 64)
         XCTAssertTrue(bad.stderr.hasPrefix("error: --tz 'Europe/Zurch' is not an IANA time zone name"), bad.stderr)
+        // Fixed offsets, which Foundation would take, are refused as in campaign files (issue 10 item 13).
+        for offset in ["UTC+1", "GMT+01:00", "+01:00"] {
+            let r = try BinaryRunner.run(["explain", "--user", "mia", "--tz", offset] + common)
+            XCTAssertEqual(r.status, 64, offset)
+            XCTAssertTrue(r.stderr.contains("a fixed offset such as UTC+1 is an hour off every summer; Etc/GMT-1 is UTC+1 on purpose"), r.stderr)
+        }
+        let etc = try BinaryRunner.run(["explain", "--user", "mia", "--tz", "Etc/GMT-1"] + common)
+        XCTAssertEqual(etc.status, 0, etc.stderr)
     }
 
     func testFiltersNarrowThePrintOnly() throws {

@@ -22,9 +22,11 @@ public struct LocalTimeFormat: Sendable {
     /// UTC, abbreviated `UTC`.
     public static let utc = LocalTimeFormat(zone: "UTC") ?? LocalTimeFormat(utcFallback: ())
 
-    /// The format of IANA zone `zone`; nil when the name is unknown.
+    /// The format of IANA zone `zone`; nil when the name is unknown, or is a fixed offset such
+    /// as `UTC+1` or `GMT+01:00` (Foundation takes those, an hour off every summer; `Etc/GMT-1`
+    /// is the IANA name of a deliberate fixed offset).
     public init?(zone: String) {
-        guard let tz = TimeZone(identifier: zone) else { return nil }
+        guard CampaignDecoder.fixedOffset(zone) == nil, let tz = TimeZone(identifier: zone) else { return nil }
         self.zone = zone
         clockZone = LocalTime(zone: tz)
         abbreviations = ZoneAbbreviations(identifier: zone)
