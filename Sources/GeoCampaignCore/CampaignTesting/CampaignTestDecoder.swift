@@ -20,7 +20,19 @@ final class CampaignTestDecoder {
 
     /// Reads `path`; the file's diagnostics come back in `diagnostics` (nil model when it cannot be read at all).
     static func load(path: String) -> (CampaignTestFile?, [Diagnostic]) {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            if info.st_mode & S_IFMT != S_IFREG {
+                return (nil, [Diagnostic(severity: .error, path: path, line: 0, column: 0,
+                                         message: "not a regular file (a named pipe, device or socket): name a test file or folder")])
+            }
+            if Int64(info.st_size) > Int64(CampaignLoader.maxFileBytes) {
+                let mib = String(format: "%.1f", Double(info.st_size) / 1_048_576)
+                return (nil, [Diagnostic(severity: .error, path: path, line: 1, column: 1,
+                                         message: "the file is \(mib) MiB, more than the 10 MiB a test file may have, as a campaign file: split it, or keep long histories in a `file:` item")])
+            }
+        }
+        guard let data = FileManager.default.contents(atPath: path), data.count <= CampaignLoader.maxFileBytes else {
             return (nil, [Diagnostic(severity: .error, path: path, line: 0, column: 0, message: "cannot read this test file: check the path and its permissions")])
         }
         let bytes = [UInt8](data)

@@ -79,6 +79,21 @@ final class CampaignTestRunnerHostileInputTests: XCTestCase {
         }
     }
 
+    /// A test file over 10 MiB took 51 s and 534 MB before it was refused; now at once, as a
+    /// campaign file; a FIFO as the test file itself is named as one.
+    func testTestFilesOverTenMebibytesOrNotRegularAreRefusedAtOnce() throws {
+        let big = dir.appendingPathComponent("big.yaml").path
+        try Data(("a: " + String(repeating: "x", count: 10 * 1024 * 1024) + "\n").utf8).write(to: URL(fileURLWithPath: big))
+        let r = CampaignTestRunner().run(path: big)
+        XCTAssertTrue(r.isBroken)
+        XCTAssertEqual(errors(r), ["1:1: the file is 10.0 MiB, more than the 10 MiB a test file may have, as a campaign file: split it, or keep long histories in a `file:` item"])
+        let fifo = dir.appendingPathComponent("t-pipe.yaml").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let p = CampaignTestRunner().run(path: fifo)
+        XCTAssertTrue(p.isBroken)
+        XCTAssertEqual(errors(p), ["0:0: not a regular file (a named pipe, device or socket): name a test file or folder"])
+    }
+
     func testHistoryFilesWithoutFixesOrWithRejectedLinesAreErrors() throws {
         let gpx = dir.appendingPathComponent("empty.gpx").path
         try "<?xml version=\"1.0\"?><gpx version=\"1.1\" creator=\"x\"></gpx>\n".write(toFile: gpx, atomically: true, encoding: .utf8)
