@@ -51,7 +51,8 @@ final class GPXInputTests: XCTestCase {
     func testRejectsOfALongLineAreBounded() throws {
         var line = ""
         for k in 0..<3_000 { line += "<wpt lat=\"95\" lon=\"\(k)\"/>" }
-        let path = try file("long.gpx", Self.head + Array(line.utf8) + Array("\n</gpx>\n".utf8))
+        // One good point after the line: a history of which no point is accepted is an error.
+        let path = try file("long.gpx", Self.head + Array(line.utf8) + Array("\n<wpt lat=\"37.7\" lon=\"-121.7\"/>\n</gpx>\n".utf8))
         let rejects = folder.appendingPathComponent("rejects.jsonl")
         let r = try BinaryRunner.run(["events", "--history", path, "--rejects", rejects.path, "--quiet"])
         XCTAssertEqual(r.status, 0, r.stderr)
