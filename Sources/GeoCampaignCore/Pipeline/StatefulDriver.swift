@@ -77,10 +77,12 @@ public struct StatefulDriver {
         // errors win over reading errors, as in a one-shot run.
         let options = Replay.Options(threads: history.threads, evaluateRules: evaluateRules)
         let campaignPaths = history.campaignPaths
-        let job = BackgroundTask { () -> Result<(CampaignSet, Replay), Error> in
+        let job = BackgroundTask { () -> Result<(CampaignSet, Replay, [String]), Error> in
             do {
                 let set = try CampaignLoading.load(campaignPaths).campaignSet
-                return .success((set, Replay(campaigns: set, options: options)))
+                // The fingerprints hash every region's geometry: beside the reading too.
+                let fingerprints = set.campaigns.map { CampaignFingerprint.of($0, settings: set.settings) }
+                return .success((set, Replay(campaigns: set, options: options), fingerprints))
             } catch {
                 return .failure(error)
             }
@@ -94,13 +96,13 @@ public struct StatefulDriver {
         let read = Result { try HistoryLoading.read(batchOptions, progress: progress, observe: { rejects.append($0) }) }
         if let summary = try repeated() { return summary }
         let hash = try hashJob.value.get()
-        let (campaigns, replay) = try job.value.get()
+        let (campaigns, replay, fingerprints) = try job.value.get()
         let (batch, readStats) = try read.get()
         var stats = readStats
         clock.lap("read")
 
         // Which campaigns continue (state.md 1.3).
-        let (entries, campaignOfSlot) = try Self.reconcile(store: store, campaigns: campaigns, runs: runs)
+        let (entries, campaignOfSlot) = try Self.reconcile(store: store, campaigns: campaigns, runs: runs, fingerprints: fingerprints)
         var ids = batch.userIds
         var fixes = batch.fixes
         if final {
@@ -187,14 +189,16 @@ public struct StatefulDriver {
     /// The state's campaign table for this run's campaigns (state.md 1.3): an unchanged campaign
     /// keeps its slot; a new or changed one gets a new slot and starts afresh (warned on stderr
     /// once the state has runs); a campaign no longer present is dropped (warned).
+    /// - Parameter fingerprints: each campaign's `CampaignFingerprint`, when already computed.
     /// - Returns: the new table, and the campaign index of every slot that continues.
-    static func reconcile(store: StateStore, campaigns: CampaignSet, runs: Int) throws -> ([StateStore.CampaignEntry], [Int: Int]) {
+    static func reconcile(store: StateStore, campaigns: CampaignSet, runs: Int,
+                          fingerprints: [String]? = nil) throws -> ([StateStore.CampaignEntry], [Int: Int]) {
         let known = try store.campaigns()
         var entries: [StateStore.CampaignEntry] = []
         var campaignOfSlot: [Int: Int] = [:]
         var nextSlot = (known.map(\.slot).max() ?? 0) + 1
         for (c, campaign) in campaigns.campaigns.enumerated() {
-            let fp = CampaignFingerprint.of(campaign, settings: campaigns.settings)
+            let fp = fingerprints?[c] ?? CampaignFingerprint.of(campaign, settings: campaigns.settings)
             if let e = known.first(where: { $0.id == campaign.id && $0.fingerprint == fp }) {
                 entries.append(e)
                 campaignOfSlot[e.slot] = c
