@@ -7,7 +7,12 @@ batch is run twice: `evaluate --state` (all 30 on one state, in order) and a sta
 `evaluate` of the same batch. Printed: the wall time and peak memory of each stateful run, its
 ratio to the stateless run, run 30 / run 2, and the state's bytes per user.
 
-Usage: scripts/bench_state.py [--bin .build/release/geocampaign] [--days 30]
+With `--against OLD_BIN`, the same 30 runs are made with both binaries, alternating them day
+by day (old stateless, old stateful, new stateless, new stateful; the order swaps every other
+day) on two states, since the shared machine's speed drifts; each day's stateful outputs of the
+two binaries are compared byte for byte, and both sets of figures are printed.
+
+Usage: scripts/bench_state.py [--bin .build/release/geocampaign] [--days 30] [--against OLD_BIN]
 """
 import argparse, calendar, json, os, re, subprocess, sys, time
 
@@ -16,6 +21,7 @@ root = os.path.dirname(here)
 ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
 ap.add_argument("--bin", default=os.path.join(root, ".build/release/geocampaign"))
 ap.add_argument("--days", type=int, default=30)
+ap.add_argument("--against", help="an older binary to alternate with --bin, outputs compared")
 ap.add_argument("--repeat", type=int, default=1, help="stateless runs per batch (the fastest is compared)")
 a = ap.parse_args()
 
@@ -82,29 +88,46 @@ def run(cmd):
 
 
 make_days()
-state = os.path.join(out_dir, "state.db")
-for f in (state, state + "-journal"):
-    if os.path.exists(f):
-        os.remove(f)
 campaigns = os.path.join(M, "campaigns")
-rows = []
+bins = [("new", a.bin)] + ([("old", a.against)] if a.against else [])
+rows = {tag: [] for tag, _ in bins}
+for tag, _ in bins:
+    for f in ("state-%s.db" % tag, "state-%s.db-journal" % tag, "state-%s.db-wal" % tag, "state-%s.db-shm" % tag):
+        if os.path.exists(os.path.join(out_dir, f)):
+            os.remove(os.path.join(out_dir, f))
+differ = 0
 for d in range(a.days):
     batch = os.path.join(out_dir, "day-%02d.jsonl" % d)
-    base = [a.bin, "evaluate", "--campaigns", campaigns, "--history", batch, "--include-suppressed", "--output", os.path.join(out_dir, "out.jsonl")]
-    w0 = min(run(base)[0] for _ in range(a.repeat))
-    w1, rss, err = run(base + ["--state", state])
-    info = subprocess.run([a.bin, "evaluate", "--state", state, "--state-info"], capture_output=True, text=True).stdout
-    size = int(re.search(r"size: (\d+) bytes", info).group(1))
-    users = int(re.search(r"users: (\d+)", info).group(1))
-    held = int(re.search(r"held decisions: (\d+)", info).group(1))
-    fixes = int(re.search(r"fixes accepted: (\d+)", err).group(1))
-    rows.append((d + 1, fixes, w0, w1, rss, size, users, held))
-    print(f"run {d + 1}: {fixes} fixes, stateless {w0:.2f} s, stateful {w1:.2f} s ({w1 / w0:.2f}x), peak {rss:.0f} MB, state {size / max(1, users):.0f} B/user",
-          file=sys.stderr, flush=True)
+    for tag, binary in (bins if d % 2 == 0 else bins[::-1]):
+        state = os.path.join(out_dir, "state-%s.db" % tag)
+        out = os.path.join(out_dir, "out-%s.jsonl" % tag)
+        base = [binary, "evaluate", "--campaigns", campaigns, "--history", batch, "--include-suppressed", "--output", out]
+        w0 = min(run(base)[0] for _ in range(a.repeat))
+        w1, rss, err = run(base + ["--state", state])
+        info = subprocess.run([binary, "evaluate", "--state", state, "--state-info"], capture_output=True, text=True).stdout
+        size = int(re.search(r"size: (\d+) bytes", info).group(1))
+        users = int(re.search(r"users: (\d+)", info).group(1))
+        held = int(re.search(r"held decisions: (\d+)", info).group(1))
+        fixes = int(re.search(r"fixes accepted: (\d+)", err).group(1))
+        with open(out, "rb") as f:
+            output = f.read()
+        rows[tag].append((d + 1, fixes, w0, w1, rss, size, users, held, output))
+        print(f"{tag} run {d + 1}: {fixes} fixes, stateless {w0:.2f} s, stateful {w1:.2f} s ({w1 / w0:.2f}x), peak {rss:.0f} MB, state {size / max(1, users):.0f} B/user",
+              file=sys.stderr, flush=True)
+    if a.against and rows["new"][-1][8] != rows["old"][-1][8]:
+        differ += 1
+        print(f"run {d + 1}: the outputs of the two binaries differ", file=sys.stderr, flush=True)
 
-print(f"\nstateful evaluate, 30 daily batches of M through one state, {os.cpu_count()} cores")
-print(f"{'run':>4}{'fixes':>10}{'stateless s':>13}{'stateful s':>12}{'ratio':>7}{'peak MB':>9}{'state MB':>10}{'B/user':>8}{'users':>8}{'held':>7}")
-for r in rows:
-    print(f"{r[0]:>4}{r[1]:>10,}{r[2]:>13.2f}{r[3]:>12.2f}{r[3] / r[2]:>7.2f}{r[4]:>9.0f}{r[5] / 1048576:>10.1f}{r[5] / max(1, r[6]):>8.0f}{r[6]:>8,}{r[7]:>7,}")
-if len(rows) >= 30:
-    print(f"run 30 / run 2: {rows[29][3] / rows[1][3]:.2f}x; worst stateful/stateless ratio: {max(r[3] / r[2] for r in rows):.2f}x")
+for tag, binary in bins:
+    rs = rows[tag]
+    print(f"\nstateful evaluate ({binary}), {a.days} daily batches of M through one state, {os.cpu_count()} cores")
+    print(f"{'run':>4}{'fixes':>10}{'stateless s':>13}{'stateful s':>12}{'ratio':>7}{'peak MB':>9}{'state MB':>10}{'B/user':>8}{'users':>8}{'held':>7}")
+    for r in rs:
+        print(f"{r[0]:>4}{r[1]:>10,}{r[2]:>13.2f}{r[3]:>12.2f}{r[3] / r[2]:>7.2f}{r[4]:>9.0f}{r[5] / 1048576:>10.1f}{r[5] / max(1, r[6]):>8.0f}{r[6]:>8,}{r[7]:>7,}")
+    ratios = sorted(r[3] / r[2] for r in rs)
+    print(f"stateful/stateless: median {ratios[len(ratios) // 2]:.2f}x, worst {ratios[-1]:.2f}x; peak {min(r[4] for r in rs):.0f}-{max(r[4] for r in rs):.0f} MB")
+    if len(rs) >= 30:
+        print(f"run 30 / run 2: {rs[29][3] / rs[1][3]:.2f}x")
+if a.against:
+    print(f"\noutputs of the {a.days} stateful runs: {'identical' if differ == 0 else f'{differ} differ'} between the two binaries")
+    sys.exit(1 if differ else 0)

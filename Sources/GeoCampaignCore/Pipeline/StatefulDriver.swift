@@ -44,30 +44,45 @@ public struct StatefulDriver {
         var committed = false
         defer { if !committed { store.rollback() } }
 
-        let hash = try BatchHash.of(paths: history.historyPaths)
+        // The batch's hash is needed first only on a state that a new batch may not continue
+        // (to tell a repeat, which is allowed, from an error); otherwise it is computed beside
+        // the reading and the campaigns, and a repeat is told before the read batch is used.
         let runs = Int(try store.meta("runs") ?? "0") ?? 0
-        if let latest = try store.latestRun(), latest.batch == hash, latest.command == command {
+        let latest = try store.latestRun()
+        let finalAt = try store.meta("final_at")
+        let otherCommand = try store.meta("command").flatMap { $0 == command ? nil : $0 }
+        let paths = history.historyPaths
+        let hashJob = BackgroundTask(inBackground: finalAt == nil && otherCommand == nil) {
+            Result { try BatchHash.of(paths: paths) }
+        }
+        /// Writes a repeated batch's output again; nil when the batch is not the latest.
+        func repeated() throws -> RunSummary? {
+            let hash = try hashJob.value.get()
+            guard let latest, latest.batch == hash, latest.command == command else { return nil }
             try writeAgain(latest)
             Console.err("note: this batch was already applied by run \(latest.run) of \(statePath) (at \(latest.at)); its output is written again from the state, and the state is unchanged\n")
             var summary = RunSummary(stats: HistoryStats(), counters: ReplayCounters(), clock: clock, decisions: evaluateRules)
             summary.note = ""
             return summary
         }
-        if let at = try store.meta("final_at") {
+        if finalAt != nil || otherCommand != nil, let summary = try repeated() { return summary }
+        if let at = finalAt {
             throw RunError.data("\(statePath): the state was finalized by run \(try store.meta("final_run") ?? "?") at \(at) (--final); a final state takes no more batches: start a new state")
         }
-        if let other = try store.meta("command"), other != command {
+        if let other = otherCommand {
             throw RunError.data("\(statePath): the state holds '\(other)' runs; '\(command)' cannot continue it: use another --state")
         }
 
         // The campaigns load and compile on another thread while the batch is read; their
         // errors win over reading errors, as in a one-shot run.
         let options = Replay.Options(threads: history.threads, evaluateRules: evaluateRules)
-        let paths = history.campaignPaths
-        let job = BackgroundTask { () -> Result<(CampaignSet, Replay), Error> in
+        let campaignPaths = history.campaignPaths
+        let job = BackgroundTask { () -> Result<(CampaignSet, Replay, [String]), Error> in
             do {
-                let set = try CampaignLoading.load(paths).campaignSet
-                return .success((set, Replay(campaigns: set, options: options)))
+                let set = try CampaignLoading.load(campaignPaths).campaignSet
+                // The fingerprints hash every region's geometry: beside the reading too.
+                let fingerprints = set.campaigns.map { CampaignFingerprint.of($0, settings: set.settings) }
+                return .success((set, Replay(campaigns: set, options: options), fingerprints))
             } catch {
                 return .failure(error)
             }
@@ -79,14 +94,15 @@ public struct StatefulDriver {
         var batchOptions = history
         batchOptions.rejects = nil
         let read = Result { try HistoryLoading.read(batchOptions, progress: progress, observe: { rejects.append($0) }) }
-        let (campaigns, replay) = try job.value.get()
+        if let summary = try repeated() { return summary }
+        let hash = try hashJob.value.get()
+        let (campaigns, replay, fingerprints) = try job.value.get()
         let (batch, readStats) = try read.get()
         var stats = readStats
         clock.lap("read")
 
         // Which campaigns continue (state.md 1.3).
-        let (entries, campaignOfSlot) = try Self.reconcile(store: store, campaigns: campaigns, runs: runs)
-        let reader = try store.userReader()
+        let (entries, campaignOfSlot) = try Self.reconcile(store: store, campaigns: campaigns, runs: runs, fingerprints: fingerprints)
         var ids = batch.userIds
         var fixes = batch.fixes
         if final {
@@ -96,22 +112,27 @@ public struct StatefulDriver {
                 fixes.append([])
             }
         }
-        var states: [UserState?] = []
-        states.reserveCapacity(ids.count)
+        // The users' records in one ordered pass; decoded, and their late fixes cut, on the
+        // worker threads with the replay.
+        let order = Replay.byteOrder(ids)
+        let sortedRecords = try store.records(sortedIds: order.map { ids[$0] })
+        var records = [[UInt8]?](repeating: nil, count: ids.count)
+        for (k, i) in order.enumerated() { records[i] = sortedRecords[k] }
+
+        // The one engine, resumed, on the worker threads; output in byte order of the ids.
+        let context = replay.resumeContext()
+        let render = makeRender(campaigns)
+        let coding = RecordCoding(campaignOfSlot: campaignOfSlot, campaignCount: campaigns.campaigns.count, slots: entries.map(\.slot))
+        let results = Self.resumeAll(replay, ids: ids, fixes: fixes, records: records, coding: coding, order: order, final: final,
+                                     context: context, render: render, threads: history.threads)
+        if let damaged = results.filter({ $0.damaged }).min(by: { $0.index < $1.index }) {
+            throw RunError.data("\(statePath): the record of user '\(damaged.id)' is damaged; the state cannot be continued")
+        }
         var lateBefore: [String: Int64] = [:]
         var lateCount = 0
-        for (i, id) in ids.enumerated() {
-            guard let record = try reader.record(id) else { states.append(nil); continue }
-            guard let st = UserState.decoded(record, campaignOfSlot: campaignOfSlot, campaignCount: campaigns.campaigns.count) else {
-                throw RunError.data("\(statePath): the record of user '\(id)' is damaged; the state cannot be continued")
-            }
-            if let first = fixes[i].first, first.time < st.tEnd {
-                let n = fixes[i].firstIndex { $0.time >= st.tEnd } ?? fixes[i].count
-                fixes[i].removeFirst(n)
-                lateCount += n
-                lateBefore[id] = st.tEnd
-            }
-            states.append(st)
+        for r in results where r.late > 0 {
+            lateCount += r.late
+            lateBefore[r.id] = r.lateBefore
         }
         if lateCount > 0 {
             stats.fixesAccepted -= lateCount
@@ -127,22 +148,16 @@ public struct StatefulDriver {
             }.map(\.element)
         }
 
-        // The one engine, resumed, on the worker threads; output in byte order of the ids.
-        let context = replay.resumeContext()
-        let render = makeRender(campaigns)
-        let order = Replay.byteOrder(ids)
-        let results = Self.resumeAll(replay, ids: ids, fixes: fixes, states: states, order: order, final: final, context: context,
-                                     render: render, threads: history.threads)
         clock.lap("replay")
 
         var output = Array(header.utf8)
         var counters = ReplayCounters()
         let writer = try store.userWriter()
-        let slots = entries.map(\.slot)
-        for r in results {
+        output.reserveCapacity(output.count + results.reduce(0) { $0 + $1.bytes.count })
+        for r in results where !r.skipped {
             output += r.bytes
             counters.add(r.counters)
-            try writer.put(r.id, held: r.state.held, record: r.state.encoded(slots: slots))
+            try writer.put(r.id, held: r.held, record: r.record)
         }
         var rejectBytes: [UInt8] = []
         for r in rejects { rejectBytes += RejectsWriter.line(for: r) }
@@ -174,14 +189,16 @@ public struct StatefulDriver {
     /// The state's campaign table for this run's campaigns (state.md 1.3): an unchanged campaign
     /// keeps its slot; a new or changed one gets a new slot and starts afresh (warned on stderr
     /// once the state has runs); a campaign no longer present is dropped (warned).
+    /// - Parameter fingerprints: each campaign's `CampaignFingerprint`, when already computed.
     /// - Returns: the new table, and the campaign index of every slot that continues.
-    static func reconcile(store: StateStore, campaigns: CampaignSet, runs: Int) throws -> ([StateStore.CampaignEntry], [Int: Int]) {
+    static func reconcile(store: StateStore, campaigns: CampaignSet, runs: Int,
+                          fingerprints: [String]? = nil) throws -> ([StateStore.CampaignEntry], [Int: Int]) {
         let known = try store.campaigns()
         var entries: [StateStore.CampaignEntry] = []
         var campaignOfSlot: [Int: Int] = [:]
         var nextSlot = (known.map(\.slot).max() ?? 0) + 1
         for (c, campaign) in campaigns.campaigns.enumerated() {
-            let fp = CampaignFingerprint.of(campaign, settings: campaigns.settings)
+            let fp = fingerprints?[c] ?? CampaignFingerprint.of(campaign, settings: campaigns.settings)
             if let e = known.first(where: { $0.id == campaign.id && $0.fingerprint == fp }) {
                 entries.append(e)
                 campaignOfSlot[e.slot] = c
@@ -224,38 +241,83 @@ public struct StatefulDriver {
         }
     }
 
+    /// How records are read and written in this run (state.md 1.3: the slots of the campaigns).
+    struct RecordCoding: Sendable {
+        var campaignOfSlot: [Int: Int]
+        var campaignCount: Int
+        var slots: [Int]
+    }
+
     /// One user's result.
     struct UserResult: Sendable {
         var id: String
-        var bytes: [UInt8]
-        var counters: ReplayCounters
-        var state: UserState
+        /// The user's index in the run's ids.
+        var index: Int
+        var bytes: [UInt8] = []
+        var counters = ReplayCounters()
+        /// The record after this run, and its held decisions.
+        var record: [UInt8] = []
+        var held = 0
+        /// Late fixes cut from the batch, and the `Tend` they were earlier than.
+        var late = 0
+        var lateBefore: Int64 = 0
+        /// The stored record could not be read.
+        var damaged = false
+        /// Nothing to store (a damaged record, or a user with neither state nor fixes).
+        var skipped = false
     }
 
-    /// Resumes every user on `threads` threads; results in `order`.
-    static func resumeAll(_ replay: Replay, ids: [String], fixes: [[Fix]], states: [UserState?], order: [Int], final: Bool,
-                          context: Replay.ResumeContext, render: @escaping @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8],
-                          threads: Int) -> [UserResult] {
+    /// Resumes every user on `threads` threads, each decoding the user's record, cutting the
+    /// late fixes and encoding the new record; results in `order`.
+    static func resumeAll(_ replay: Replay, ids: [String], fixes: [[Fix]], records: [[UInt8]?], coding: RecordCoding, order: [Int],
+                          final: Bool, context: Replay.ResumeContext,
+                          render: @escaping @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8], threads: Int) -> [UserResult] {
         let blockSize = 256
         let blocks = (order.count + blockSize - 1) / blockSize
-        let slots = ResultSlots(count: order.count)
+        let slots = ResultSlots(blocks: blocks)
         let workers = max(1, min(threads, blocks))
         let next = BlockQueue(count: blocks)
         DispatchQueue.concurrentPerform(iterations: workers) { w in
             let (evaluators, arbiter) = w == 0 ? (replay.evaluators, replay.arbiter) : replay.workerCopies()
             while let b = next.take() {
+                var block: [UserResult] = []
+                block.reserveCapacity(blockSize)
                 for k in (b * blockSize)..<min(order.count, (b + 1) * blockSize) {
                     let i = order[k]
-                    guard let r = replay.resume(userId: ids[i], state: states[i], batch: fixes[i], final: final, context: context,
-                                                evaluators: evaluators, arbiter: arbiter) else { continue }
-                    var counters = ReplayCounters()
+                    var result = UserResult(id: ids[i], index: i)
+                    var state: UserState?
+                    var batch = fixes[i]
+                    if let record = records[i] {
+                        guard let st = UserState.decoded(record, campaignOfSlot: coding.campaignOfSlot, campaignCount: coding.campaignCount) else {
+                            result.damaged = true
+                            result.skipped = true
+                            block.append(result)
+                            continue
+                        }
+                        if let first = batch.first, first.time < st.tEnd {
+                            let n = batch.firstIndex { $0.time >= st.tEnd } ?? batch.count
+                            batch.removeFirst(n)
+                            result.late = n
+                            result.lateBefore = st.tEnd
+                        }
+                        state = st
+                    }
+                    guard let r = replay.resume(userId: ids[i], state: state, batch: batch, final: final, context: context,
+                                                evaluators: evaluators, arbiter: arbiter) else {
+                        result.skipped = true
+                        block.append(result)
+                        continue
+                    }
                     var counted = r.outcome
                     counted.visits = counted.visits.map { $0.filter { v in v.enter >= counted.eventsFrom && v.enter < counted.eventsBefore } }
-                    let bytes = render(r.outcome, &counters)
-                    counters.visits = counted.visits.reduce(0) { $0 + $1.count }
-                    counters.events = r.events
-                    slots.set(k, UserResult(id: ids[i], bytes: bytes, counters: counters, state: r.state))
+                    result.bytes = render(r.outcome, &result.counters)
+                    result.counters.visits = counted.visits.reduce(0) { $0 + $1.count }
+                    result.counters.events = r.events
+                    result.record = r.state.encoded(slots: coding.slots)
+                    result.held = r.state.held
+                    block.append(result)
                 }
+                slots.set(b, block)
                 next.finish(b, bytes: [], counters: ReplayCounters())
             }
         }
@@ -263,15 +325,15 @@ public struct StatefulDriver {
     }
 }
 
-/// Results written by index from several threads.
+/// Results written by block from several threads.
 private final class ResultSlots: @unchecked Sendable {
-    private var items: [StatefulDriver.UserResult?]
+    private var blocks: [[StatefulDriver.UserResult]]
     private let lock = NSLock()
-    init(count: Int) { items = Array(repeating: nil, count: count) }
-    func set(_ k: Int, _ r: StatefulDriver.UserResult) {
+    init(blocks: Int) { self.blocks = Array(repeating: [], count: blocks) }
+    func set(_ b: Int, _ block: [StatefulDriver.UserResult]) {
         lock.lock()
-        items[k] = r
+        blocks[b] = block
         lock.unlock()
     }
-    func all() -> [StatefulDriver.UserResult] { items.compactMap { $0 } }
+    func all() -> [StatefulDriver.UserResult] { blocks.flatMap { $0 } }
 }

@@ -1,4 +1,9 @@
 import CSQLite
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A connection to one SQLite database file; `deinit` closes it. SQLite's C types stay inside
 /// this file and `SQLiteStatement`; errors are `RunError`s naming the database's path.
@@ -118,6 +123,21 @@ final class SQLiteStatement {
     func text(_ col: Int32) -> String {
         guard let p = sqlite3_column_text(stmt, col) else { return "" }
         return String(cString: p)
+    }
+    /// The text of column `col` against `other`, by bytes (SQLite's BINARY collation):
+    /// negative, zero or positive.
+    func compareText(_ col: Int32, with other: String) -> Int {
+        let p = sqlite3_column_text(stmt, col)
+        let n = Int(sqlite3_column_bytes(stmt, col))
+        var other = other
+        return other.withUTF8 { o -> Int in
+            let m = min(n, o.count)
+            if m > 0, let p, let base = o.baseAddress {
+                let c = memcmp(p, base, m)
+                if c != 0 { return Int(c) }
+            }
+            return n - o.count
+        }
     }
     func blob(_ col: Int32) -> [UInt8] {
         let n = Int(sqlite3_column_bytes(stmt, col))

@@ -137,6 +137,45 @@ public final class StateStore {
     /// A reader of user records.
     public func userReader() throws -> UserReader { try UserReader(db) }
 
+    /// The records of `ids`, which must be in byte order without repeats (nil for a user the
+    /// state does not hold), read in one pass over the users table in key order: a merge of
+    /// the sorted ids with an ordered scan from the first of them, which seeks ahead (one
+    /// B-tree descent) instead of stepping when the next id is far, so a batch of few users
+    /// does not read the whole table.
+    /// - Complexity: O(k log n) for k ids in a state of n users, pages read in key order.
+    public func records(sortedIds ids: [String]) throws -> [[UInt8]?] {
+        var out = [[UInt8]?](repeating: nil, count: ids.count)
+        guard !ids.isEmpty else { return out }
+        let scan = try db.prepare("SELECT id, state FROM users WHERE id >= ?1 ORDER BY id")
+        // Rows passed without a match before seeking to the next id instead.
+        let patience = 8
+        var k = 0
+        seek: while k < ids.count {
+            try scan.bind([.text(ids[k])])
+            var misses = 0
+            while try scan.step() {
+                // c: the row's id against ids[k]; ids the scan has passed are not in the state.
+                var c = scan.compareText(0, with: ids[k])
+                while c > 0 {
+                    k += 1
+                    if k == ids.count { break seek }
+                    c = scan.compareText(0, with: ids[k])
+                }
+                if c == 0 {
+                    out[k] = scan.blob(1)
+                    k += 1
+                    misses = 0
+                    if k == ids.count { break seek }
+                } else {
+                    misses += 1
+                    if misses > patience { continue seek }
+                }
+            }
+            break
+        }
+        return out
+    }
+
     /// Every user id, in byte order.
     public func userIds() throws -> [String] {
         let s = try db.prepare("SELECT id FROM users ORDER BY id")
