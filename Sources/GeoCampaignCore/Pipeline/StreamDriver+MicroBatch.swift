@@ -28,6 +28,8 @@ extension StreamDriver {
         var streamTime: Int64 = .min
         var stats = HistoryStats()
         var counters = ReplayCounters()
+        /// Users written and dropped as idle so far in this run.
+        var evicted = 0
         /// Lines taken so far (the committed count at start plus this run's).
         var lines: Int
 

@@ -28,6 +28,8 @@ public struct StreamDriver {
     /// Stream-time milliseconds after a user's latest fix before they are written and dropped
     /// from memory (nil: `idleBound` of the campaigns).
     public var idleAfterMs: Int64?
+    /// Called after each commit with the users in memory and the users dropped as idle so far.
+    public var observeCommit: ((_ inMemory: Int, _ evicted: Int) -> Void)?
 
     /// Creates a driver.
     public init(history: HistoryOptions, statePath: String, follow: Bool, commitEveryMs: Int64) {
@@ -119,6 +121,8 @@ public struct StreamDriver {
             try store.commit()
             session.dirty.removeAll(keepingCapacity: true)
             for id in idle { session.users[id] = nil }
+            session.evicted += idle.count
+            observeCommit?(session.users.count, session.evicted)
         }
 
         // Complete lines are taken as soon as a read returns them, in micro-batches of at most
@@ -200,7 +204,7 @@ public struct StreamDriver {
         try output.flush()
         try commit()
         var counters = session.counters
-        counters.users = session.users.count
+        counters.users = session.users.count + session.evicted
         counters.fixes = session.stats.fixesAccepted
         return RunSummary(stats: session.stats, counters: counters, clock: clock, decisions: true)
     }
