@@ -97,7 +97,7 @@ def latency(args, tmp):
     state = os.path.join(tmp, "lat.db")
     cmd = [args.bin, "stream", "--state", state, "--campaigns", os.path.join(args.data, "campaigns"),
            "--commit-every", "1s", "--quiet"]
-    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0)
     written = [0.0] * len(lines)
     got = []
 

@@ -21,14 +21,15 @@ seconds=$(echo "$(date +%s.%N) - $start" | bc)
 echo "uninterrupted: $(wc -l < ref.jsonl) decisions in ${seconds}s"
 
 cmd=("$BIN" stream --state s.db --campaigns "$DATA/campaigns" --history "$DATA/history.jsonl" --output out.jsonl
-     --commit-every 200ms --quiet)
+     --commit-every 1s --quiet)
 hit=0
 for k in $(seq 1 "$KILLS"); do
   "${cmd[@]}" &
   pid=$!
-  # A random moment within the run's length (a restart reads only what is left, so later kills
-  # may find it done).
-  wait_s=$(python3 -c "import random; print(random.uniform(0.05, 0.95) * $seconds)")
+  # A random moment within what is left of the run: a restart reads on from the committed byte
+  # (--state-info), so the time left shrinks with it.
+  at=$("$BIN" stream --state s.db --state-info 2>/dev/null | sed -n 's/.*at byte \([0-9]*\).*/\1/p')
+  wait_s=$(python3 -c "import random; left = 1 - ${at:-0} / $(stat -c %s "$DATA/history.jsonl"); print(random.uniform(0.05, 0.9) * max(0.2, left) * $seconds)")
   sleep "$wait_s"
   if kill -9 "$pid" 2>/dev/null; then hit=$((hit + 1)); state=killed; else state=finished; fi
   wait "$pid" 2>/dev/null || true

@@ -26,7 +26,8 @@ public struct StreamDriver {
     /// Resume threads (nil: the machine's cores).
     public var threads: Int?
     /// Stream-time milliseconds after a user's latest fix before they are written and dropped
-    /// from memory (nil: `idleBound` of the campaigns).
+    /// from memory (nil: never). Off by default: users loaded back after eviction do not yet
+    /// give the per-line output (issue 11, open); `idleBound` is the bound meant for it.
     public var idleAfterMs: Int64?
     /// Called after each commit with the users in memory and the users dropped as idle so far.
     public var observeCommit: ((_ inMemory: Int, _ evicted: Int) -> Void)?
@@ -102,14 +103,14 @@ public struct StreamDriver {
         let session = Session(replay: replay, render: render, reader: try store.userReader(), campaignOfSlot: campaignOfSlot,
                               statePath: statePath, path: path, parser: JSONLineParser(fields: fields), lines: lines,
                               threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
-        let idleMs = idleAfterMs ?? Self.idleBound(campaigns)
+        let idleMs = idleAfterMs
         StreamSignals.install()
 
         func commit() throws {
             try output.sync()
             try rejects?.sync()
             // Idle users are written with the others and dropped once the commit stands.
-            let idle = session.idle(idleMs)
+            let idle = idleMs.map { session.idle($0) } ?? []
             try store.begin()
             let writer = try store.userWriter()
             for id in session.dirty { if let s = session.users[id] { try writer.put(id, held: s.held, record: s.encoded(slots: slots)) } }
