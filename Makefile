@@ -6,7 +6,7 @@ SWIFT ?= swift
 BIN_RELEASE := .build/release/geocampaign
 SIZE ?= S M L
 
-.PHONY: all deps browser-deps build release example report test bench conformance fuzz clean dist test-spark bench-spark
+.PHONY: all deps browser-deps build release example report test bench conformance fuzz clean dist test-spark bench-spark bench-stream stream-crash-test
 
 all: build
 
@@ -71,6 +71,17 @@ bench: release
 	$(SWIFT) build -c release --product geocampaign-bench
 	python3 scripts/bench.py --sizes "$(SIZE)"
 	python3 scripts/bench_report.py
+
+# The live stream (docs/stream.md): throughput from a pipe on the M history, latency at a paced
+# 20k fixes/s with --commit-every 1s, peak memory with 1M users x 5 fixes (scripts/bench_stream.py).
+bench-stream: release
+	@[ -f bench-data/M/history.jsonl ] || python3 scripts/gen_bench.py --size M --out bench-data
+	python3 scripts/bench_stream.py throughput latency memory
+
+# The stream's crash test: 10 kill -9s over the M history, restarted, against an uninterrupted run.
+stream-crash-test: release
+	@[ -f bench-data/M/history.jsonl ] || python3 scripts/gen_bench.py --size M --out bench-data
+	bash scripts/stream-crash-test.sh $(BIN_RELEASE) bench-data/M 10
 
 # A binary that travels (docs/scaling.md): release build with the Swift runtime linked
 # statically, packed with campaigns/ into dist/geocampaign-linux-ARCH.tar.gz; prints and checks

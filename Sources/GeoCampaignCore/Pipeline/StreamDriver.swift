@@ -19,6 +19,18 @@ public struct StreamDriver {
     public var follow: Bool
     /// Wall-clock milliseconds between commits.
     public var commitEveryMs: Int64
+    /// At most this many lines in one micro-batch (1: every line resumed on its own).
+    public var maxBatchLines = 8192
+    /// Bytes asked of each read (the buffer grows for longer lines).
+    public var readBytes = 1 << 20
+    /// Resume threads (nil: the machine's cores).
+    public var threads: Int?
+    /// Stream-time milliseconds after a user's latest fix before they are written and dropped
+    /// from memory (nil: never). Off by default: users loaded back after eviction do not yet
+    /// give the per-line output (issue 11, open); `idleBound` is the bound meant for it.
+    public var idleAfterMs: Int64?
+    /// Called after each commit with the users in memory and the users dropped as idle so far.
+    public var observeCommit: ((_ inMemory: Int, _ evicted: Int) -> Void)?
 
     /// Creates a driver.
     public init(history: HistoryOptions, statePath: String, follow: Bool, commitEveryMs: Int64) {
@@ -64,7 +76,7 @@ public struct StreamDriver {
         // offset. Another source starts at its beginning and appends to the output files.
         let continuing = try store.meta("stream_source") == source
         var offset: Int64 = 0
-        var lines = continuing ? Int(try store.meta("stream_lines") ?? "0") ?? 0 : 0
+        let lines = continuing ? Int(try store.meta("stream_lines") ?? "0") ?? 0 : 0
         if continuing, input.regular, let o = Int64(try store.meta("stream_offset") ?? ""), o > 0, o <= Int64(input.size) || follow {
             guard lseek(input.fd, off_t(o), SEEK_SET) == o else { throw RunError.failure("\(path): cannot seek to the committed offset \(o)") }
             offset = o
@@ -83,82 +95,61 @@ public struct StreamDriver {
         try store.commit()
 
         let replay = Replay(campaigns: campaigns, options: .init(threads: 1, evaluateRules: true))
-        let context = replay.resumeContext()
         let render = makeRender(campaigns)
         var fields = HistoryFields()
         for (name, src) in history.fieldMap.sorted(by: { $0.key < $1.key }) {
             do { try fields.apply("\(name)=\(src)") } catch { throw RunError.usage("--field \(name)=\(src): \(error)") }
         }
-        let parser = JSONLineParser(fields: fields)
-        let reader = try store.userReader()
-        var users: [String: UserState] = [:]
-        var dirty = Set<String>()
-        var stats = HistoryStats()
-        var counters = ReplayCounters()
+        let session = Session(replay: replay, render: render, reader: try store.userReader(), campaignOfSlot: campaignOfSlot,
+                              statePath: statePath, path: path, parser: JSONLineParser(fields: fields), lines: lines,
+                              threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
+        let idleMs = idleAfterMs
         StreamSignals.install()
 
         func commit() throws {
             try output.sync()
             try rejects?.sync()
+            // Idle users are written with the others and dropped once the commit stands.
+            let idle = idleMs.map { session.idle($0) } ?? []
             try store.begin()
             let writer = try store.userWriter()
-            for id in dirty { if let s = users[id] { try writer.put(id, held: s.held, record: s.encoded(slots: slots)) } }
+            for id in session.dirty { if let s = session.users[id] { try writer.put(id, held: s.held, record: s.encoded(slots: slots)) } }
             try store.setMeta("stream_source", source)
             try store.setMeta("stream_offset", String(offset))
-            try store.setMeta("stream_lines", String(lines))
+            try store.setMeta("stream_lines", String(session.lines))
             try store.setMeta("stream_output_bytes", String(output.length))
             try store.setMeta("stream_rejects_bytes", String(rejects?.length ?? 0))
             try store.commit()
-            dirty.removeAll(keepingCapacity: true)
+            session.dirty.removeAll(keepingCapacity: true)
+            for id in idle { session.users[id] = nil }
+            session.evicted += idle.count
+            observeCommit?(session.users.count, session.evicted)
         }
 
-        func handle(_ line: ArraySlice<UInt8>) throws {
-            lines += 1
-            stats.linesRead += 1
-            var bytes = Array(line)
-            if bytes.last == 0x0D { bytes.removeLast() }
-            switch parser.parse(line: bytes) {
-            case .blank:
-                stats.blankLines += 1
-            case let .rejected(reason, detail):
-                stats.rejectCounts[reason.index] += 1
-                try rejects?.append(RejectsWriter.line(for: RejectedLine(path: path, line: lines, reason: reason, detail: detail, text: bytes)))
-            case let .accepted(user, fix):
-                var state = users[user]
-                if state == nil, let record = try reader.record(user) {
-                    guard let s = UserState.decoded(record, campaignOfSlot: campaignOfSlot, campaignCount: campaigns.campaigns.count) else {
-                        throw RunError.data("\(statePath): the record of user '\(user)' is damaged; the state cannot be continued")
-                    }
-                    state = s
+        // Complete lines are taken as soon as a read returns them, in micro-batches of at most
+        // `maxBatchLines`; the offset advances by whole micro-batches.
+        var buffer = [UInt8](repeating: 0, count: readBytes)
+        var filled = 0
+        var ranges: [Range<Int>] = []
+        var lastCommit = Date()
+        func takeLines() throws {
+            try buffer.withUnsafeBufferPointer { buf in
+                var k = 0
+                while k < ranges.count {
+                    let top = min(ranges.count, k + maxBatchLines)
+                    try session.take(buf, ranges[k..<top], output: output, rejects: rejects)
+                    k = top
                 }
-                if let s = state, fix.time < s.tEnd {
-                    stats.rejectCounts[RejectReason.late.index] += 1
-                    try rejects?.append(RejectsWriter.line(for: RejectedLine(path: path, line: lines, reason: .late,
-                        detail: "\(Timestamp.string(fix.time)) is earlier than this user's latest fix, \(Timestamp.string(s.tEnd))", text: bytes)))
-                    return
-                }
-                stats.fixesAccepted += 1
-                guard let r = replay.resume(userId: user, state: state, batch: [fix], final: false, context: context) else { return }
-                users[user] = r.state
-                dirty.insert(user)
-                var c = ReplayCounters()
-                let out = render(r.outcome, &c)
-                if !r.outcome.decisions.isEmpty { counters.add(c) }
-                try output.append(out)
             }
         }
-
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        var pending: [UInt8] = []
-        var lastCommit = Date()
-        var pendingOffset = offset
         reading: while true {
             if StreamSignals.stop { break }
             var fd = pollfd(fd: input.fd, events: Int16(POLLIN), revents: 0)
             let waitMs = max(0, min(100, commitEveryMs - Int64(Date().timeIntervalSince(lastCommit) * 1000)))
             let ready = input.regular ? 1 : poll(&fd, 1, Int32(waitMs))
             if ready > 0 {
-                let n = buffer.withUnsafeMutableBytes { read(input.fd, $0.baseAddress, $0.count) }
+                if filled == buffer.count { buffer += [UInt8](repeating: 0, count: buffer.count) }
+                let n = buffer.withUnsafeMutableBytes { read(input.fd, $0.baseAddress! + filled, $0.count - filled) }
                 if n < 0 {
                     if errno == EINTR { continue }
                     throw RunError.failure("\(path): read failed: \(String(cString: strerror(errno)))")
@@ -166,21 +157,37 @@ public struct StreamDriver {
                 if n == 0 {
                     if follow && input.regular {
                         try output.flush()
-                        usleep(100_000)
+                        usleep(20_000)
                     } else {
                         break reading
                     }
                 } else {
-                    pending += buffer[0..<n]
+                    // Complete lines from the start of the buffer; the rest waits for the next read.
+                    let scanFrom = filled
+                    filled += n
                     var start = 0
-                    while let nl = pending[start...].firstIndex(of: 0x0A) {
-                        try handle(pending[start..<nl])
-                        pendingOffset += Int64(nl + 1 - start)
-                        offset = pendingOffset
-                        start = nl + 1
+                    buffer.withUnsafeBufferPointer { buf in
+                        let base = buf.baseAddress!
+                        var i = scanFrom
+                        while i < filled, let hit = memchr(base + i, 0x0A, filled - i) {
+                            let nl = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                            ranges.append(start..<nl)
+                            start = nl + 1
+                            i = nl + 1
+                        }
                     }
-                    pending.removeFirst(start)
+                    if !ranges.isEmpty {
+                        try takeLines()
+                        offset += Int64(start)
+                        ranges.removeAll(keepingCapacity: true)
+                        buffer.withUnsafeMutableBufferPointer { b in
+                            let rest = filled - start
+                            if rest > 0 { memmove(b.baseAddress!, b.baseAddress! + start, rest) }
+                        }
+                        filled -= start
+                    }
                     try output.flush()
+                    try rejects?.flush()
                 }
             }
             if Date().timeIntervalSince(lastCommit) * 1000 >= Double(commitEveryMs) {
@@ -188,81 +195,18 @@ public struct StreamDriver {
                 lastCommit = Date()
             }
         }
-        if !pending.isEmpty && !StreamSignals.stop {
-            try handle(pending[...])
-            offset += Int64(pending.count)
+        if filled > 0 && !StreamSignals.stop {
+            ranges = [0..<filled]
+            try takeLines()
+            offset += Int64(filled)
+            ranges.removeAll()
+            filled = 0
         }
         try output.flush()
         try commit()
-        counters.users = users.count
-        counters.fixes = stats.fixesAccepted
-        return RunSummary(stats: stats, counters: counters, clock: clock, decisions: true)
-    }
-}
-
-/// The stream's output or rejects file: appended to, synced at each commit, cut back at start
-/// to the length the state committed; stdout when no path (or `-`).
-final class StreamFile {
-    private let handle: UnsafeMutablePointer<FILE>
-    private let path: String
-    private let isFile: Bool
-    /// Bytes in the file (for a file).
-    private(set) var length: Int64
-
-    init(path: String?, committed: Int64, continuing: Bool) throws {
-        guard let path, path != "-" else {
-            handle = stdout
-            self.path = "stdout"
-            isFile = false
-            length = 0
-            return
-        }
-        self.path = path
-        isFile = true
-        let fd = open(path, O_WRONLY | O_CREAT, 0o666)
-        guard fd >= 0 else { throw RunError.failure("\(path): cannot be written: \(String(cString: strerror(errno)))") }
-        // What the last commit covered stays; anything after it is written again. A stream
-        // that does not continue appends to what the file holds.
-        let keep = continuing ? committed : Int64.max
-        var st = stat()
-        fstat(fd, &st)
-        let cut = min(keep, Int64(st.st_size))
-        if ftruncate(fd, off_t(cut)) != 0 || lseek(fd, 0, SEEK_END) < 0 {
-            close(fd)
-            throw RunError.failure("\(path): cannot be cut back to its committed length: \(String(cString: strerror(errno)))")
-        }
-        guard let f = fdopen(fd, "ab") else { close(fd); throw RunError.failure("\(path): cannot be written") }
-        handle = f
-        length = cut
-    }
-
-    deinit { if isFile { fclose(handle) } }
-
-    func append(_ bytes: [UInt8]) throws {
-        guard !bytes.isEmpty else { return }
-        let n = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, handle) }
-        if n != bytes.count { throw RunError.failure("\(path): write failed: \(String(cString: strerror(errno)))") }
-        length += Int64(n)
-    }
-
-    func flush() throws {
-        if fflush(handle) != 0 { throw RunError.failure("\(path): write failed: \(String(cString: strerror(errno)))") }
-    }
-
-    /// Flushes and, for a file, syncs it to disk.
-    func sync() throws {
-        try flush()
-        if isFile && fsync(fileno(handle)) != 0 { throw RunError.failure("\(path): sync failed: \(String(cString: strerror(errno)))") }
-    }
-}
-
-/// SIGINT and SIGTERM ask the stream to commit and stop.
-enum StreamSignals {
-    nonisolated(unsafe) static var flag: sig_atomic_t = 0
-    static var stop: Bool { flag != 0 }
-
-    static func install() {
-        signal(SIGINT) { _ in StreamSignals.flag = 1 }
-        signal(SIGTERM) { _ in StreamSignals.flag = 1 }
+        var counters = session.counters
+        counters.users = session.users.count + session.evicted
+        counters.fixes = session.stats.fixesAccepted
+        return RunSummary(stats: session.stats, counters: counters, clock: clock, decisions: true)
     }
 }

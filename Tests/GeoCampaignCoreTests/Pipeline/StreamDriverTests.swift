@@ -39,14 +39,42 @@ final class StreamDriverTests: XCTestCase {
         }.sorted()
     }
 
-    private func stream(_ input: String, state: String, commitEveryMs: Int64) throws {
+    /// How a stream takes its input: lines per micro-batch, bytes per read, threads, idle eviction.
+    struct Pacing: CustomStringConvertible {
+        var batchLines: Int
+        var readBytes: Int
+        var threads: Int
+        var idleAfterMs: Int64?
+        var description: String { "batch \(batchLines), read \(readBytes), threads \(threads), idle \(idleAfterMs.map(String.init) ?? "default")" }
+    }
+
+    static let pacings: [Pacing] = [
+        Pacing(batchLines: 1, readBytes: 1 << 16, threads: 1, idleAfterMs: nil),
+        Pacing(batchLines: 3, readBytes: 97, threads: 1, idleAfterMs: nil),
+        Pacing(batchLines: 8192, readBytes: 1 << 20, threads: 2, idleAfterMs: nil),
+        Pacing(batchLines: 100, readBytes: 4093, threads: 2, idleAfterMs: nil),
+    ]
+
+    /// Per stream run: the most users in memory after a commit, and how many were dropped as idle.
+    private var inMemory = 0, evicted = 0
+
+    private func stream(_ input: String, state: String, commitEveryMs: Int64, pacing: Pacing = pacings[2]) throws {
         var h = HistoryOptions()
         h.campaignPaths = [TestData.path("conformance-1/campaigns")]
         h.historyPaths = [input]
         h.output = dir.appendingPathComponent("out.jsonl").path
         h.quiet = true
         let writer = DecisionsWriter(format: .jsonl, includeSuppressed: true)
-        _ = try StreamDriver(history: h, statePath: state, follow: false, commitEveryMs: commitEveryMs).run { campaigns in
+        var driver = StreamDriver(history: h, statePath: state, follow: false, commitEveryMs: commitEveryMs)
+        driver.maxBatchLines = pacing.batchLines
+        driver.readBytes = pacing.readBytes
+        driver.threads = pacing.threads
+        driver.idleAfterMs = pacing.idleAfterMs
+        driver.observeCommit = { [unowned self] m, e in
+            self.inMemory = max(self.inMemory, m)
+            self.evicted = e
+        }
+        _ = try driver.run { campaigns in
             let prepared = writer.prepared(for: campaigns)
             return { o, _ in
                 var out: [UInt8] = []
@@ -60,10 +88,11 @@ final class StreamDriverTests: XCTestCase {
         let campaigns = StatefulEquivalenceTests.campaigns
         let replay = Replay(campaigns: campaigns, options: .init(threads: 1))
         var total = 0, late = 0
+        for (k, pacing) in Self.pacings.enumerated() {
         for seed in UInt64(1)...3 {
             let all = Self.lines(seed: seed)
-            let input = dir.appendingPathComponent("in-\(seed).jsonl").path
-            let state = dir.appendingPathComponent("state-\(seed).db").path
+            let input = dir.appendingPathComponent("in-\(k)-\(seed).jsonl").path
+            let state = dir.appendingPathComponent("state-\(k)-\(seed).db").path
             try? FileManager.default.removeItem(atPath: dir.appendingPathComponent("out.jsonl").path)
             // The file grows in 1-3 pieces between runs (a restart continues at the committed offset).
             var cut = 0
@@ -79,7 +108,15 @@ final class StreamDriverTests: XCTestCase {
                     try Data(Self.jsonl(all[cut..<next]).utf8).write(to: URL(fileURLWithPath: input))
                 }
                 cut = next
-                try stream(input, state: state, commitEveryMs: Int64(1 + seed % 2))
+                try stream(input, state: state, commitEveryMs: Int64(1 + seed % 2), pacing: pacing)
+            }
+            let text = try String(contentsOf: dir.appendingPathComponent("out.jsonl"), encoding: .utf8)
+            var lastTime: [String: String] = [:]
+            for line in text.split(separator: "\n") {
+                guard let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                      let u = o["user"] as? String, let t = o["time"] as? String else { continue }
+                XCTAssertLessThanOrEqual(lastTime[u] ?? "", t, "seed \(seed), \(pacing): a user's decisions in time order")
+                lastTime[u] = t
             }
             let printed = Self.keys(try String(contentsOf: dir.appendingPathComponent("out.jsonl"), encoding: .utf8))
             // The one-shot run over the non-late fixes, cut at each user's horizon from the state.
@@ -101,9 +138,10 @@ final class StreamDriverTests: XCTestCase {
                 DecisionsWriter(format: .jsonl, includeSuppressed: true).append(o, campaigns: campaigns, to: &out)
                 expected += String(decoding: out, as: UTF8.self)
             }
-            XCTAssertEqual(printed, Self.keys(expected), "seed \(seed)")
-            XCTAssertEqual(Set(printed).count, printed.count, "seed \(seed): each decision once")
+            XCTAssertEqual(printed, Self.keys(expected), "seed \(seed), \(pacing)")
+            XCTAssertEqual(Set(printed).count, printed.count, "seed \(seed), \(pacing): each decision once")
             total += printed.count
+        }
         }
         XCTAssertGreaterThan(total, 20, "the comparison is not vacuous")
         XCTAssertGreaterThan(late, 2, "some lines arrive out of order")

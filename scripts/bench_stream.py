@@ -1,0 +1,238 @@
+#!/usr/bin/env python3
+"""Benchmarks of `geocampaign stream` (docs/stream.md, issue 11): throughput, latency, memory.
+
+  throughput  the M history (bench-data/M) through a pipe (`cat history.jsonl | geocampaign stream`):
+              wall time, fixes/s, peak memory (best of --repeat).
+  latency     lines paced into the stream's standard input at --rate fixes/s (default 20,000),
+              `--commit-every 1s`, decisions read on its standard output. For each decision,
+              the time from writing the line that settles it to reading the decision. The settling
+              line is taken as the user's first line after the decision's time (no decision can be
+              settled earlier, state.md 1.1), so the figures are upper bounds.
+  memory      --users distinct users (default 1,000,000) with 5 fixes each in one stream through
+              a pipe: 'spread' (one new user a minute of stream time, each user's fixes 5 minutes
+              apart: idle users are written and dropped) and, with --concurrent, the same users
+              all in the same hours (every user active at once) for comparison. Peak RSS.
+
+Nothing here is a timed test: it prints figures. Needs `swift build -c release` and
+`python3 scripts/gen_bench.py --size M --out bench-data`.
+"""
+import argparse
+import json
+import os
+import random
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from datetime import datetime
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def ms_of(ts):
+    if isinstance(ts, (int, float)):
+        return int(ts * 1000) if ts < 1e11 else int(ts)
+    return int(datetime.fromisoformat(ts.replace("Z", "+00:00")).timestamp() * 1000)
+
+
+def peak_kb(cmd_prefix):
+    return ["/usr/bin/time", "-f", "peak_kb %M"] + cmd_prefix
+
+
+def parse_peak(stderr):
+    for line in stderr.splitlines()[::-1]:
+        if line.startswith("peak_kb "):
+            return int(line.split()[1])
+    return None
+
+
+def throughput(args, tmp):
+    history = os.path.join(args.data, "history.jsonl")
+    n = sum(1 for _ in open(history, "rb"))
+    best = None
+    for r in range(args.repeat):
+        state = os.path.join(tmp, f"tp-{r}.db")
+        out = os.path.join(tmp, f"tp-{r}.jsonl")
+        cmd = peak_kb([args.bin, "stream", "--state", state, "--campaigns", os.path.join(args.data, "campaigns"),
+                       "--output", out, "--quiet"])
+        with open(history, "rb") as f:
+            cat = subprocess.Popen(["cat"], stdin=f, stdout=subprocess.PIPE)
+            t = time.perf_counter()
+            p = subprocess.run(cmd, stdin=cat.stdout, capture_output=True, text=True)
+            wall = time.perf_counter() - t
+            cat.wait()
+        if p.returncode != 0:
+            sys.exit(f"stream failed: {p.stderr}")
+        decisions = sum(1 for _ in open(out, "rb"))
+        row = (wall, parse_peak(p.stderr), decisions)
+        if best is None or wall < best[0]:
+            best = row
+        print(f"  run {r + 1}: {wall:.2f} s, {n / wall / 1e6:.2f}M fixes/s, peak {row[1] / 1024:.0f} MB, {decisions} decisions")
+    wall, peak, decisions = best
+    print(f"throughput: {n:,} lines from a pipe in {wall:.2f} s = {n / wall / 1e6:.2f}M fixes/s (best of {args.repeat}), "
+          f"peak {peak / 1024:.0f} MB, {decisions:,} decisions, {os.cpu_count()} cores")
+
+
+def latency(args, tmp):
+    history = os.path.join(args.data, "history.jsonl")
+    lines = []
+    with open(history, "rb") as f:
+        for i, raw in enumerate(f):
+            if i >= args.lines:
+                break
+            lines.append(raw)
+    users, times = [], []
+    for raw in lines:
+        o = json.loads(raw)
+        users.append(str(o["user"]))
+        times.append(ms_of(o["ts"]))
+    # Per user: line indices in order, to find the first line after a decision's time.
+    by_user = {}
+    for i, u in enumerate(users):
+        by_user.setdefault(u, []).append(i)
+
+    state = os.path.join(tmp, "lat.db")
+    cmd = [args.bin, "stream", "--state", state, "--campaigns", os.path.join(args.data, "campaigns"),
+           "--commit-every", "1s", "--quiet"]
+    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0)
+    written = [0.0] * len(lines)
+    got = []
+
+    def reader():
+        buf = b""
+        while True:
+            chunk = p.stdout.read1(1 << 16) if hasattr(p.stdout, "read1") else os.read(p.stdout.fileno(), 1 << 16)
+            if not chunk:
+                break
+            now = time.perf_counter()
+            buf += chunk
+            *done, buf = buf.split(b"\n")
+            for d in done:
+                if d:
+                    got.append((now, d))
+
+    t = threading.Thread(target=reader)
+    t.start()
+    fd = p.stdin.fileno()
+    start = time.perf_counter()
+    step = max(1, args.rate // 1000)  # lines per millisecond
+    i = 0
+    while i < len(lines):
+        due = start + i / args.rate
+        now = time.perf_counter()
+        if now < due:
+            time.sleep(max(0.0, due - now - 0.0002))
+            while time.perf_counter() < due:
+                pass
+        chunk = b"".join(lines[i:i + step])
+        os.write(fd, chunk)
+        w = time.perf_counter()
+        for k in range(i, min(i + step, len(lines))):
+            written[k] = w
+        i += step
+    elapsed = time.perf_counter() - start
+    p.stdin.close()
+    t.join()
+    p.wait()
+    lat = []
+    for now, d in got:
+        o = json.loads(d)
+        u, tm = str(o["user"]), ms_of(o["time"])
+        settle = next((k for k in by_user.get(u, []) if times[k] > tm), None)
+        if settle is None:
+            continue  # printed at the end of input
+        lat.append((now - written[settle]) * 1000)
+    lat.sort()
+    if not lat:
+        sys.exit("no decisions measured")
+
+    def q(x):
+        return lat[min(len(lat) - 1, int(x * len(lat)))]
+    print(f"latency: {len(lines):,} lines paced at {len(lines) / elapsed:,.0f} fixes/s, --commit-every 1s, "
+          f"{len(lat):,} decisions: p50 {q(0.5):.2f} ms, p90 {q(0.9):.2f} ms, p99 {q(0.99):.2f} ms, max {lat[-1]:.2f} ms")
+
+
+def memory_lines(users, spread, points):
+    """5 fixes per user, in time order. spread: user i starts i minutes in, fixes 5 minutes apart;
+    else every user within the same 2 hours."""
+    t0 = 1_780_000_000_000
+    rng = random.Random(7)
+    if spread:
+        # Time order: at minute m, user m starts and users m-5, m-10, m-15, m-20 go on.
+        for m in range(users + 20):
+            for k in range(4, -1, -1):
+                u = m - 5 * k
+                if 0 <= u < users:
+                    lat, lon = points[(u * 5 + k) % len(points)]
+                    ts = (t0 + m * 60_000) // 1000
+                    yield f'{{"user":"m{u}","ts":{ts},"lat":{lat + rng.uniform(-2e-4, 2e-4):.6f},"lon":{lon:.6f}}}\n'.encode()
+    else:
+        for k in range(5):
+            for u in range(users):
+                lat, lon = points[(u * 5 + k) % len(points)]
+                ts = (t0 + k * 1_200_000 + (u * 7) % 1_000_000) // 1000
+                yield f'{{"user":"m{u}","ts":{ts},"lat":{lat:.6f},"lon":{lon:.6f}}}\n'.encode()
+
+
+def memory(args, tmp):
+    points = []
+    with open(os.path.join(args.data, "history.jsonl"), "rb") as f:
+        for i, raw in enumerate(f):
+            if i % 10 == 0:
+                o = json.loads(raw)
+                points.append((o["lat"], o["lon"]))
+            if len(points) >= 100_000:
+                break
+    cases = [("spread", True)] + ([("concurrent", False)] if args.concurrent else [])
+    for name, spread in cases:
+        state = os.path.join(tmp, f"mem-{name}.db")
+        out = os.path.join(tmp, f"mem-{name}.jsonl")
+        cmd = peak_kb([args.bin, "stream", "--state", state, "--campaigns", os.path.join(args.data, "campaigns"),
+                       "--output", out])
+        t = time.perf_counter()
+        p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stderr=subprocess.PIPE)
+        batch = []
+        for line in memory_lines(args.users, spread, points):
+            batch.append(line)
+            if len(batch) >= 10_000:
+                p.stdin.write(b"".join(batch))
+                batch = []
+        p.stdin.write(b"".join(batch))
+        p.stdin.close()
+        err = p.stderr.read().decode()
+        p.wait()
+        wall = time.perf_counter() - t
+        if p.returncode != 0:
+            sys.exit(f"stream failed: {err}")
+        peak = parse_peak(err)
+        size = os.path.getsize(state)
+        print(f"memory ({name}): {args.users:,} users x 5 fixes in {wall:.1f} s, peak {peak / 1024:.0f} MB, "
+              f"state {size / 1e6:.0f} MB, {sum(1 for _ in open(out, 'rb')):,} decisions")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("what", nargs="*", default=["throughput", "latency", "memory"])
+    ap.add_argument("--bin", default=os.path.join(ROOT, ".build/release/geocampaign"))
+    ap.add_argument("--data", default=os.path.join(ROOT, "bench-data/M"))
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--rate", type=int, default=20_000)
+    ap.add_argument("--lines", type=int, default=200_000, help="lines paced in the latency run")
+    ap.add_argument("--users", type=int, default=1_000_000)
+    ap.add_argument("--concurrent", action="store_true", help="memory: also every user active at once")
+    args = ap.parse_args()
+    if not os.path.exists(os.path.join(args.data, "history.jsonl")):
+        sys.exit(f"{args.data}: missing; run python3 scripts/gen_bench.py --size M --out bench-data")
+    tmp = tempfile.mkdtemp(prefix="gc-bench-stream-")
+    try:
+        for w in args.what:
+            {"throughput": throughput, "latency": latency, "memory": memory}[w](args, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
