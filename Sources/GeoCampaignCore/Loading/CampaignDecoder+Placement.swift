@@ -87,9 +87,24 @@ extension CampaignDecoder {
         switch r.shape {
         case .circle(let c, _): return c
         case .polygon(let parts):
-            let pts = parts.flatMap(\.outer)
-            guard let minLat = pts.map(\.lat).min(), let maxLat = pts.map(\.lat).max(),
-                  let minLon = pts.map(\.lon).min(), let maxLon = pts.map(\.lon).max() else { return nil }
+            // One pass over the outlines, no copies: the same minima and maxima as `min()` and
+            // `max()` (the first of equal values is kept).
+            var first: Coordinate?
+            var minLat = 0.0, maxLat = 0.0, minLon = 0.0, maxLon = 0.0
+            for part in parts {
+                for p in part.outer {
+                    guard first != nil else {
+                        first = p
+                        (minLat, maxLat, minLon, maxLon) = (p.lat, p.lat, p.lon, p.lon)
+                        continue
+                    }
+                    if p.lat < minLat { minLat = p.lat }
+                    if maxLat < p.lat { maxLat = p.lat }
+                    if p.lon < minLon { minLon = p.lon }
+                    if maxLon < p.lon { maxLon = p.lon }
+                }
+            }
+            guard first != nil else { return nil }
             return Coordinate(lat: (minLat + maxLat) / 2, lon: (minLon + maxLon) / 2)
         }
     }

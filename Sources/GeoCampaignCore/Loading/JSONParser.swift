@@ -206,64 +206,76 @@ struct JSONParser {
             i += word.count
         }
 
-        /// Reads digits, adding them to `mantissa` and counting the significant ones (from the
-        /// first non-zero digit); returns how many were read.
-        @inline(__always)
-        mutating func digits(_ mantissa: inout UInt64, _ significant: inout Int) -> Int {
-            let s = i
-            while i < b.count {
-                let d = b[i] &- 0x30
-                if d > 9 { break }
-                if mantissa != 0 || d != 0 { significant += 1 }
-                mantissa = mantissa &* 10 &+ UInt64(d)
-                i += 1
-            }
-            return i - s
-        }
-
-        /// Reads a number. Without an exponent and with at most 15 significant digits, its value
-        /// is its digits as an exact integer divided by an exact power of ten, computed in the
-        /// same pass (one correctly rounded IEEE operation, so the same double as `Double(text)`);
-        /// other numbers go through `Double(text)`.
+        /// Reads a number. Without an exponent, with at most 19 digits (so the integer of its
+        /// digits does not overflow), that integer at most 2^53 (so exactly a double) and at most
+        /// 22 digits after the point, its value is that integer divided by an exact power of ten,
+        /// computed in the same pass: one correctly rounded IEEE operation, so the same double as
+        /// `Double(text)` (Clinger's fast path). Other numbers go through `Double(text)`. The scan
+        /// works on a local index and counts digits by position, not one by one.
         mutating func number() throws(YAMLProblem) {
             let start = i
+            let n = b.count
+            var j = i
             var negative = false
-            if i < b.count, b[i] == 0x2D {
+            if j < n, b[j] == 0x2D {
                 negative = true
-                i += 1
+                j += 1
             }
-            guard i < b.count, b[i] >= 0x30, b[i] <= 0x39 else {
+            guard j < n, b[j] &- 0x30 <= 9 else {
+                i = j
                 throw problem("unexpected text: a JSON value is an object, array, string, number, true, false or null")
             }
             var mantissa: UInt64 = 0
-            var significant = 0
-            var fraction = 0
-            var exponent = false
-            if b[i] == 0x30 {
-                i += 1
+            let intStart = j
+            if b[j] == 0x30 {
+                j += 1
             } else {
-                _ = digits(&mantissa, &significant)
+                while j < n {
+                    let d = b[j] &- 0x30
+                    if d > 9 { break }
+                    mantissa = mantissa &* 10 &+ UInt64(d)
+                    j += 1
+                }
             }
-            if i < b.count, b[i] == 0x2E {
-                i += 1
-                fraction = digits(&mantissa, &significant)
-                guard fraction > 0 else { throw problem("a number needs digits after the decimal point") }
+            var digitCount = j - intStart
+            var fraction = 0
+            if j < n, b[j] == 0x2E {
+                j += 1
+                let fractionStart = j
+                while j < n {
+                    let d = b[j] &- 0x30
+                    if d > 9 { break }
+                    mantissa = mantissa &* 10 &+ UInt64(d)
+                    j += 1
+                }
+                fraction = j - fractionStart
+                guard fraction > 0 else {
+                    i = j
+                    throw problem("a number needs digits after the decimal point")
+                }
+                digitCount += fraction
             }
-            if i < b.count, b[i] == 0x65 || b[i] == 0x45 {
+            var exponent = false
+            if j < n, b[j] == 0x65 || b[j] == 0x45 {
                 exponent = true
-                i += 1
-                if i < b.count, b[i] == 0x2B || b[i] == 0x2D { i += 1 }
-                var ignored: UInt64 = 0, count = 0
-                guard digits(&ignored, &count) > 0 else { throw problem("a number needs digits in its exponent") }
+                j += 1
+                if j < n, b[j] == 0x2B || b[j] == 0x2D { j += 1 }
+                let exponentStart = j
+                while j < n, b[j] &- 0x30 <= 9 { j += 1 }
+                guard j > exponentStart else {
+                    i = j
+                    throw problem("a number needs digits in its exponent")
+                }
             }
-            if !exponent && significant <= 15 && fraction <= 22 {
+            i = j
+            if !exponent && digitCount <= 19 && fraction <= 22 && mantissa <= 1 << 53 {
                 let v = Double(mantissa) / JSONParser.pow10[fraction]
-                add(.number, start, size: i - start, number: negative ? -v : v)
+                add(.number, start, size: j - start, number: negative ? -v : v)
                 return
             }
-            let text = String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self)
+            let text = String(decoding: UnsafeBufferPointer(rebasing: b[start..<j]), as: UTF8.self)
             guard let d = Double(text), d.isFinite else { throw problem("a number is too large (beyond 1.8e308)") }
-            add(.number, start, size: i - start, number: d)
+            add(.number, start, size: j - start, number: d)
         }
 
         mutating func hex4() throws(YAMLProblem) -> UInt32 {

@@ -93,8 +93,9 @@ enum PolygonCheck {
     /// neighbouring edges meeting at their shared point. Neighbours that double back on each
     /// other count as crossing.
     /// - Complexity: a sweep over edges sorted by longitude: O(n log n + k) for k pairs whose
-    ///   longitude ranges overlap (O(n²) only for pathological shapes).
-    static func firstCrossing(_ rings: [[Coordinate]], pairwiseUpTo: Int = 32) -> Crossing? {
+    ///   longitude ranges overlap (O(n²) only for pathological shapes); rings of up to
+    ///   `pairwiseUpTo` edges in all are checked pair by pair.
+    static func firstCrossing(_ rings: [[Coordinate]], pairwiseUpTo: Int = 8) -> Crossing? {
         struct Edge { var id: Int; var ring: Int; var k: Int; var a: Coordinate; var b: Coordinate; var minLon, maxLon, minLat, maxLat: Double }
         var edges: [Edge] = []
         edges.reserveCapacity(rings.reduce(0) { $0 + $1.count })
@@ -140,24 +141,33 @@ enum PolygonCheck {
         }
         // The sweep meets every pair whose boxes overlap, whatever the order of equal minima, and
         // keeps the least pair (by edge number) that crosses: the same pair as the loop above.
-        let byIndex = edges
-        edges.sort { $0.minLon < $1.minLon }
+        // It sorts small keys (the box and the edge number), not the edges, so the scan reads
+        // 40 contiguous bytes per edge and fetches an edge only for a pair whose boxes overlap.
+        struct Key { var minLon, maxLon, minLat, maxLat: Double; var id: Int }
+        var keys: [Key] = []
+        keys.reserveCapacity(edges.count)
+        for e in edges { keys.append(Key(minLon: e.minLon, maxLon: e.maxLon, minLat: e.minLat, maxLat: e.maxLat, id: e.id)) }
+        // A ring's edges come in runs of rising and falling minima, which the (run-merging) sort
+        // takes in about linear time.
+        keys.sort { $0.minLon < $1.minLon }
         var best: (Int, Int)?
-        for x in 0..<edges.count {
-            let e = edges[x]
-            var y = x + 1
-            while y < edges.count {
-                let f = edges[y]
-                if f.minLon > e.maxLon { break }
-                y += 1
-                if f.minLat > e.maxLat || f.maxLat < e.minLat { continue }
-                let lo = min(e.id, f.id), hi = max(e.id, f.id)
-                if let b = best, (lo, hi) >= b { continue }
-                if cross(byIndex[lo], byIndex[hi]) { best = (lo, hi) }
+        keys.withUnsafeBufferPointer { k in
+            for x in 0..<k.count {
+                let e = k[x]
+                var y = x + 1
+                while y < k.count {
+                    let f = k[y]
+                    if f.minLon > e.maxLon { break }
+                    y += 1
+                    if f.minLat > e.maxLat || f.maxLat < e.minLat { continue }
+                    let lo = min(e.id, f.id), hi = max(e.id, f.id)
+                    if let b = best, (lo, hi) >= b { continue }
+                    if cross(edges[lo], edges[hi]) { best = (lo, hi) }
+                }
             }
         }
         guard let (lo, hi) = best else { return nil }
-        return Crossing(ringA: byIndex[lo].ring, edgeA: byIndex[lo].k, ringB: byIndex[hi].ring, edgeB: byIndex[hi].k)
+        return Crossing(ringA: edges[lo].ring, edgeA: edges[lo].k, ringB: edges[hi].ring, edgeB: edges[hi].k)
     }
 
     /// Even-odd containment of `p` in `ring` (boundary points may go either way).

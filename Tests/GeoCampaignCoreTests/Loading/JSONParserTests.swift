@@ -46,4 +46,46 @@ final class LoadingJSONParserTests: XCTestCase {
             XCTAssertEqual(($0 as? YAMLProblem)?.message, "the JSON is nested more than 64 levels deep")
         }
     }
+    /// Every number literal gets the same double as `Double(text)` (the correctly rounded value),
+    /// whether the fast path or the fallback reads it: random decimals of every length around
+    /// the fast path's limits (19 digits, 2^53, 22 decimals), and edge literals.
+    func testNumbersEqualDoubleOfTheirText() throws {
+        var rng = SplitMix64(seed: 7)
+        var literals = ["0", "-0", "0.0", "-0.0", "1", "9007199254740992", "9007199254740993", "9007199254740991.5",
+                        "0.9007199254740993", "1844674407370955161", "18446744073709551615", "18446744073709551616",
+                        "99999999999999999999", "0.0000000000000000000001", "0.00000000000000000000001234",
+                        "1.0000000000000000000000", "123456789012345678.9", "1e22", "1.5e-300", "4.9e-324", "2.2250738585072014e-308",
+                        "1.7976931348623157e308", "-121.7853829", "37.5737659", "0.1", "0.3", "2.675", "1.00000000000000011102230246251565404236316680908203125"]
+        let digits = Array("0123456789")
+        for _ in 0..<20_000 {
+            var t = Bool.random(using: &rng) ? "-" : ""
+            let whole = Int.random(in: 0...20, using: &rng)
+            if whole == 0 || Int.random(in: 0...4, using: &rng) == 0 {
+                t += "0"
+            } else {
+                t.append(digits[Int.random(in: 1...9, using: &rng)])
+                for _ in 1..<whole { t.append(digits[Int.random(in: 0...9, using: &rng)]) }
+            }
+            if Int.random(in: 0...5, using: &rng) != 0 {
+                t += "."
+                let zeros = Int.random(in: 0...3, using: &rng) == 0 ? Int.random(in: 1...20, using: &rng) : 0
+                t += String(repeating: "0", count: zeros)
+                for _ in 0..<Int.random(in: 1...24, using: &rng) { t.append(digits[Int.random(in: 0...9, using: &rng)]) }
+            }
+            literals.append(t)
+        }
+        let text = "[" + literals.joined(separator: ",") + "]"
+        var parser = JSONParser(bytes: Array(text.utf8))
+        let items = try XCTUnwrap(try parser.parse().array)
+        XCTAssertEqual(items.count, literals.count)
+        for (node, literal) in zip(items, literals) {
+            let want = try XCTUnwrap(Double(literal), literal)
+            let got = try XCTUnwrap(node.number, literal)
+            XCTAssertEqual(got.bitPattern, want.bitPattern, literal)
+        }
+        for (bad, column) in [("[1.]", 4), ("[-x]", 3), ("[1e+]", 5), ("[1.5e]", 6), ("[-]", 3)] {
+            var p = JSONParser(bytes: Array(bad.utf8))
+            XCTAssertThrowsError(try p.parse(), bad) { XCTAssertEqual(($0 as? YAMLProblem)?.mark.column, column, bad) }
+        }
+    }
 }

@@ -84,4 +84,50 @@ final class LoadingPolygonCheckTests: XCTestCase {
         }
         XCTAssertGreaterThan(found, 100)
     }
+    /// The sweep finds the pair the pair-by-pair loop finds, on rings of the sizes the loading
+    /// meets: seeded star-shaped rings of 4-64 points (as the bench's 32-gons), the same with two
+    /// points swapped (twisted), rings on a coarse grid (collinear, touching and doubling-back
+    /// edges), and outlines with holes.
+    func testSweepAgreesWithPairwiseOnRandomRings() {
+        var rng = SplitMix64(seed: 2026)
+        var found = 0, clean = 0
+        func star(_ n: Int, _ cx: Double, _ cy: Double, _ r: Double) -> [Coordinate] {
+            (0..<n).map { i in
+                let a = 2 * Double.pi * Double(i) / Double(n), s = r * Double.random(in: 0.85...1.0, using: &rng)
+                return Coordinate(lat: cy + s * sin(a), lon: cx + s * cos(a))
+            }
+        }
+        func grid(_ n: Int, _ steps: Int) -> [Coordinate] {
+            (0..<n).map { _ in
+                Coordinate(lat: Double(Int.random(in: 0...steps, using: &rng)) / Double(steps),
+                           lon: Double(Int.random(in: 0...steps, using: &rng)) / Double(steps))
+            }
+        }
+        for trial in 0..<3_000 {
+            var rings: [[Coordinate]]
+            switch trial % 4 {
+            case 0:
+                rings = [star(Int.random(in: 4...64, using: &rng), 13.4, 52.5, 0.001)]
+            case 1:
+                var r = star(Int.random(in: 4...64, using: &rng), -121.8, 37.6, 0.002)
+                let k = Int.random(in: 0..<(r.count - 1), using: &rng)
+                r.swapAt(k, Int.random(in: (k + 1)..<r.count, using: &rng))
+                rings = [r]
+            case 2:
+                rings = [grid(Int.random(in: 3...40, using: &rng), Int.random(in: 2...12, using: &rng))]
+            default:
+                rings = [star(Int.random(in: 8...48, using: &rng), 0, 0, 1)]
+                for _ in 0..<Int.random(in: 1...3, using: &rng) {
+                    rings.append(star(Int.random(in: 3...12, using: &rng), Double.random(in: -0.9...0.9, using: &rng),
+                                      Double.random(in: -0.9...0.9, using: &rng), Double.random(in: 0.02...0.3, using: &rng)))
+                }
+            }
+            let pairwise = PolygonCheck.firstCrossing(rings, pairwiseUpTo: .max)
+            XCTAssertEqual(pairwise, PolygonCheck.firstCrossing(rings), "\(rings)")
+            XCTAssertEqual(pairwise, PolygonCheck.firstCrossing(rings, pairwiseUpTo: 0), "\(rings)")
+            if pairwise != nil { found += 1 } else { clean += 1 }
+        }
+        XCTAssertGreaterThan(found, 500)
+        XCTAssertGreaterThan(clean, 500)
+    }
 }
