@@ -423,8 +423,11 @@ def _ship_self(spark):
         _SHIPPED.add(id(sc))
 
 
+# `reason` (suppressed decisions with --include-suppressed, docs/cli.md) varies in shape: kept
+# in Parquet as its JSON text, null for delivered decisions.
 DECISION_SCHEMA = ("user string, time string, campaign string, rule string, offer string, status string, "
-                   "message string, evidence array<struct<region: string, enter: string, exit: string>>")
+                   "message string, evidence array<struct<region: string, enter: string, exit: string>>, "
+                   "reason string")
 
 
 def run_job(spark, args, by_time=False):

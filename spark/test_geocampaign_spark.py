@@ -120,6 +120,11 @@ def canonical(d):
         d = json.loads(d)
     if d.get("message") is None:
         d.pop("message", None)
+    # Parquet keeps `reason` as its JSON text (null for delivered decisions).
+    if d.get("reason") is None:
+        d.pop("reason", None)
+    elif isinstance(d["reason"], str):
+        d["reason"] = json.loads(d["reason"])
     return json.dumps(d, sort_keys=True, ensure_ascii=False)
 
 
