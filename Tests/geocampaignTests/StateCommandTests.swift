@@ -3,7 +3,8 @@ import XCTest
 
 /// `--state`, `--final`, `--state-info` end to end (state.md 1), on the contract's state-1 batches.
 final class StateCommandTests: XCTestCase {
-    static let example = BinaryRunner.root.deletingLastPathComponent().appendingPathComponent("shared/spec/examples/state-1")
+    /// A copy of the contract's example (../shared/spec/examples/state-1), so the suite runs without shared/.
+    static let example = BinaryRunner.root.appendingPathComponent("Tests/Data/state-1")
     private var dir: URL!
 
     override func setUpWithError() throws {
