@@ -67,17 +67,35 @@ final class StreamCommandTests: XCTestCase {
         let seconds = Date().timeIntervalSince(start)
         let reference = try Data(contentsOf: dir.appendingPathComponent("ref.jsonl"))
         XCTAssertFalse(reference.isEmpty)
-        let args = ["--state", "s", "--history", "all.jsonl", "--output", "out.jsonl", "--commit-every", "1s"]
+        // The killed streams follow a file that grows between kills, so every kill lands in a
+        // running stream (one that would not stop by itself), whatever the machine's speed; the
+        // random pause puts it anywhere in the reading of the newest part.
+        let lines = all.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast()
+        let growing = dir.appendingPathComponent("in.jsonl")
+        try Data().write(to: growing)
+        let args = ["--state", "s", "--history", "in.jsonl", "--output", "out.jsonl", "--commit-every", "1s"]
         var rng = SystemRandomNumberGenerator()
-        var hit = 0
-        for _ in 0..<5 {
-            let p = try self.start(args)
-            usleep(UInt32(Double.random(in: 0.2...0.9, using: &rng) * seconds * 1e6))
-            if p.isRunning { hit += 1 }
+        let kills = 5
+        var written = 0
+        for k in 1...kills {
+            let upto = lines.count * k / (kills + 1)
+            let h = try FileHandle(forWritingTo: growing)
+            h.seekToEndOfFile()
+            for line in lines[written..<upto] { h.write(Data(line) + Data([0x0A])) }
+            try h.close()
+            written = upto
+            let p = try self.start(args + ["--follow"])
+            usleep(UInt32(Double.random(in: 0.2...1.5, using: &rng) * max(seconds, 0.05) * 1e6))
+            XCTAssertTrue(p.isRunning, "a following stream runs until it is killed")
             kill(p.processIdentifier, SIGKILL)
             p.waitUntilExit()
+            XCTAssertEqual(p.terminationReason, .uncaughtSignal)
         }
-        XCTAssertGreaterThan(hit, 0, "at least one kill lands in a running stream")
+        let h = try FileHandle(forWritingTo: growing)
+        h.seekToEndOfFile()
+        for line in lines[written...] { h.write(Data(line) + Data([0x0A])) }
+        try h.close()
+        XCTAssertEqual(try Data(contentsOf: growing), all)
         let last = try BinaryRunner.run(["stream", "--campaigns", StateCommandTests.campaigns, "--quiet"] + args, cwd: dir)
         XCTAssertEqual(last.status, 0, last.stderr)
         let out = try Data(contentsOf: dir.appendingPathComponent("out.jsonl"))
