@@ -76,9 +76,17 @@ def count_lines(path):
             n += b.count(b"\n")
 
 
+def scratch(d, name):
+    """Where a run's own files go: .build/bench-out/CASE/ of this checkout, not the data folder,
+    so several checkouts can share one bench-data/ (a symbolic link) and run at once."""
+    out = os.path.join(root, ".build", "bench-out", os.path.basename(os.path.normpath(d)))
+    os.makedirs(out, exist_ok=True)
+    return os.path.join(out, name)
+
+
 def base_rss_mb(binary, d):
     """Peak memory of the same run on a one-line history: the process plus the loaded regions."""
-    one = os.path.join(d, "one-line.jsonl")
+    one = scratch(d, "one-line.jsonl")
     with open(os.path.join(d, "history.jsonl"), "rb") as f, open(one, "wb") as o:
         o.write(f.readline())
     p = subprocess.Popen([binary, "evaluate", "--campaigns", os.path.join(d, "campaigns"), "--history", one,
@@ -106,10 +114,10 @@ def run(binary, d, out, extra=(), history="history.jsonl"):
 
 def run_peer(d):
     ensure_venv()
-    cmd = [venv_python, peer_script, d, "--out", os.path.join(d, "duckdb-decisions.csv")]
+    cmd = [venv_python, peer_script, d, "--out", scratch(d, "duckdb-decisions.csv")]
     if a.threads:
         cmd += ["--threads", str(a.threads)]
-    errors = os.path.join(d, "duckdb-stderr.txt")
+    errors = scratch(d, "duckdb-stderr.txt")
     t = time.time()
     with open(errors, "wb") as e:
         p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=e)
@@ -135,8 +143,8 @@ def ensure_venv():
 
 def measure(name, d, extra=(), history="history.jsonl", peer=False):
     """Runs the case `a.repeat` times (alternating with --against and with DuckDB when asked)."""
-    new_out = os.path.join(d, "decisions.jsonl")
-    old_out = os.path.join(d, "decisions.against.jsonl")
+    new_out = scratch(d, "decisions.jsonl")
+    old_out = scratch(d, "decisions.against.jsonl")
     runs, old_runs, peer_runs = [], [], []
     for i in range(max(1, a.repeat)):
         # Alternate the order too, so that neither side always runs first.

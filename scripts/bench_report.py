@@ -41,7 +41,9 @@ def goal_campaigns():
 
 
 def run(command, campaigns, extra=()):
-    out = os.path.join(d, "decisions.jsonl" if command == "evaluate" else "report.out")
+    out_dir = os.path.join(root, ".build", "bench-out", os.path.basename(os.path.normpath(d)))
+    os.makedirs(out_dir, exist_ok=True)
+    out = os.path.join(out_dir, "decisions.jsonl" if command == "evaluate" else "report.out")
     cmd = [a.bin, command, "--campaigns", campaigns, "--history", os.path.join(d, "history.jsonl"), "--output", out]
     cmd += (["--include-suppressed"] if command == "evaluate" else []) + list(extra)
     if a.threads:

@@ -30,6 +30,9 @@ if not os.path.exists(os.path.join(M, "history.jsonl")):
     subprocess.run([sys.executable, os.path.join(here, "gen_bench.py"), "--size", "M", "--out", os.path.join(root, "bench-data")], check=True)
 out_dir = os.path.join(root, "bench-data", "M-days")
 os.makedirs(out_dir, exist_ok=True)
+# The runs' own files (states, outputs) stay in this checkout, so checkouts can share bench-data/.
+run_dir = os.path.join(root, ".build", "bench-out", "M-days")
+os.makedirs(run_dir, exist_ok=True)
 
 TS = re.compile(rb'"ts":\s*("([^"]*)"|[-0-9.eE]+)')
 
@@ -93,14 +96,14 @@ bins = [("new", a.bin)] + ([("old", a.against)] if a.against else [])
 rows = {tag: [] for tag, _ in bins}
 for tag, _ in bins:
     for f in ("state-%s.db" % tag, "state-%s.db-journal" % tag, "state-%s.db-wal" % tag, "state-%s.db-shm" % tag):
-        if os.path.exists(os.path.join(out_dir, f)):
-            os.remove(os.path.join(out_dir, f))
+        if os.path.exists(os.path.join(run_dir, f)):
+            os.remove(os.path.join(run_dir, f))
 differ = 0
 for d in range(a.days):
     batch = os.path.join(out_dir, "day-%02d.jsonl" % d)
     for tag, binary in (bins if d % 2 == 0 else bins[::-1]):
-        state = os.path.join(out_dir, "state-%s.db" % tag)
-        out = os.path.join(out_dir, "out-%s.jsonl" % tag)
+        state = os.path.join(run_dir, "state-%s.db" % tag)
+        out = os.path.join(run_dir, "out-%s.jsonl" % tag)
         base = [binary, "evaluate", "--campaigns", campaigns, "--history", batch, "--include-suppressed", "--output", out]
         w0 = min(run(base)[0] for _ in range(a.repeat))
         w1, rss, err = run(base + ["--state", state])
