@@ -337,6 +337,13 @@ public final class HistoryBuilder {
     /// history. Users without any kept fix are left out. The builder is spent.
     /// - Complexity: O(n) to group, plus O(k log k) per user whose k fixes were out of order.
     public func finish() -> History {
+        finishPacked().unpack(threads: threads)
+    }
+
+    /// As `finish()`, with every user's fixes packed in one buffer (for a batch replay: no array
+    /// per user). The builder is spent.
+    /// - Complexity: as `finish()`.
+    func finishPacked() -> PackedHistory {
         closeTail()
         let users = interner.count
         var total = [Int](repeating: 0, count: users)
@@ -347,20 +354,20 @@ public final class HistoryBuilder {
                 for (u, c) in seg.counts.enumerated() { total[u] += c }
             }
         }
-        // Counting sort of every fix into one scratch array, part by part (each part freed once
-        // copied); then one exact-size array per user, the scratch handed back as it is copied.
+        // Counting sort of every fix into one buffer, part by part (each part freed once
+        // copied), that stays the history's; users without a fix take no room in it.
         var start = [Int](repeating: 0, count: users + 1)
         for u in 0..<users { start[u + 1] = start[u] + total[u] }
         let all = start[users]
         let workers = all >= parallelMinFixes ? max(1, threads) : 1
-        let scratch = MappedColumn<Fix>(zeroed: all)
+        let column = MappedColumn<Fix>(zeroed: all, hugePages: true)
         var filled = start
         var i = 0
         while i < segments.count {
             let batch = Array(segments[i..<min(segments.count, i + workers)])
             i += batch.count
             if batch.count == 1 {
-                HistoryBuilder.scatter(batch[0], into: scratch.base, filled: &filled)
+                HistoryBuilder.scatter(batch[0], into: column.base, filled: &filled)
                 continue
             }
             // Each part of the batch starts where the parts before it end, user by user.
@@ -373,14 +380,15 @@ public final class HistoryBuilder {
                     for (u, c) in seg.counts.enumerated() { filled[u] += c }
                 }
             }
-            let base = scratch.base
+            let base = column.base
             DispatchQueue.concurrentPerform(iterations: batch.count) { b in
                 var mine = froms[b]
                 HistoryBuilder.scatter(batch[b], into: base, filled: &mine)
             }
         }
         segments = []
-        // Users in `workers` runs of about equal fix counts, each run built by one thread.
+        // Users in `workers` runs of about equal fix counts, each run sorted (and its ids made)
+        // by one thread.
         var runs = [0]
         for w in 1..<workers {
             var u = runs[w - 1]
@@ -388,49 +396,36 @@ public final class HistoryBuilder {
             runs.append(u)
         }
         runs.append(users)
-        let out = UnsafeMutablePointer<([String], [[Fix]])>.allocate(capacity: workers)
-        out.initialize(repeating: ([], []), count: workers)
+        let out = UnsafeMutablePointer<[String]>.allocate(capacity: workers)
+        out.initialize(repeating: [], count: workers)
         defer {
             out.deinitialize(count: workers)
             out.deallocate()
         }
-        let interner = self.interner
+        let interner = self.interner, base = column.base
         let build = { (w: Int) in
             var ids: [String] = []
-            var groups: [[Fix]] = []
-            var released = start[runs[w]]
             for u in runs[w]..<runs[w + 1] where total[u] > 0 {
-                let n = total[u], from = scratch.base + start[u]
                 ids.append(interner.string(u))
-                var g = [Fix](unsafeUninitializedCapacity: n) { out, initialized in
-                    if let base = out.baseAddress { base.initialize(from: from, count: n) }
-                    initialized = n
-                }
-                if start[u + 1] - released >= 1 << 15 {
-                    scratch.releasePages(from: released, to: start[u + 1])
-                    released = start[u + 1]
-                }
-                HistoryBuilder.stableSortByTime(&g)
-                groups.append(g)
+                HistoryBuilder.stableSortByTime(UnsafeMutableBufferPointer(start: base + start[u], count: total[u]))
             }
-            out[w] = (ids, groups)
+            out[w] = ids
         }
         if workers == 1 {
             build(0)
         } else {
             DispatchQueue.concurrentPerform(iterations: workers) { w in build(w) }
         }
-        scratch.releaseAll()
         var ids: [String] = []
-        var groups: [[Fix]] = []
         ids.reserveCapacity(users)
-        groups.reserveCapacity(users)
         for w in 0..<workers {
-            ids += out[w].0
-            groups += out[w].1
-            out[w] = ([], [])
+            ids += out[w]
+            out[w] = []
         }
-        return History(userIds: ids, fixes: groups, stats: stats)
+        var starts: [Int] = [0]
+        starts.reserveCapacity(ids.count + 1)
+        for u in 0..<users where total[u] > 0 { starts.append(start[u + 1]) }
+        return PackedHistory(userIds: ids, starts: starts, column: column, stats: stats)
     }
 
     /// Copies the fixes of `seg` to their user's next place in `out` (`filled[u]`), handing
@@ -464,14 +459,16 @@ public final class HistoryBuilder {
 
     /// Sorts `a` by time, keeping the input order of equal times.
     static func stableSortByTime(_ a: inout [Fix]) {
-        var sorted = true
+        a.withUnsafeMutableBufferPointer { stableSortByTime($0) }
+    }
+
+    /// Sorts the fixes of `a` by time in place, keeping the input order of equal times.
+    static func stableSortByTime(_ a: UnsafeMutableBufferPointer<Fix>) {
         var i = 1
-        while i < a.count {
-            if a[i].time < a[i - 1].time { sorted = false; break }
-            i += 1
-        }
-        if sorted { return }
+        while i < a.count && a[i].time >= a[i - 1].time { i += 1 }
+        if i >= a.count { return }
         // The standard library's sort is documented as stable.
-        a.sort { $0.time < $1.time }
+        var b = a
+        b.sort { $0.time < $1.time }
     }
 }

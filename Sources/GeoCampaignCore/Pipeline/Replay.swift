@@ -77,11 +77,16 @@ public final class Replay: @unchecked Sendable {
     /// As `outcome(userId:fixes:)` with the given rule evaluators and arbiter (a worker's own
     /// copies: threads sharing one copy contend for its reference counts).
     func outcome(userId: String, fixes allFixes: [Fix], evaluators: [RuleEvaluator], arbiter: Arbiter) -> UserOutcome? {
+        allFixes.withUnsafeBufferPointer { outcome(userId: userId, fixes: $0, evaluators: evaluators, arbiter: arbiter) }
+    }
+
+    /// As `outcome(userId:fixes:evaluators:arbiter:)`, from fixes in a buffer (valid during the call).
+    func outcome(userId: String, fixes allFixes: UnsafeBufferPointer<Fix>, evaluators: [RuleEvaluator], arbiter: Arbiter) -> UserOutcome? {
         var fixes = allFixes
         if let until = options.untilMs, let last = fixes.last, last.time > until {
             var n = fixes.count
             while n > 0 && fixes[n - 1].time > until { n -= 1 }
-            fixes.removeSubrange(n...)
+            fixes = UnsafeBufferPointer(rebasing: fixes[..<n])
         }
         guard let first = fixes.first, let last = fixes.last else { return nil }
         let t0 = first.time, tEnd = last.time
@@ -117,6 +122,13 @@ public final class Replay: @unchecked Sendable {
     public func run(history: History, render: @escaping @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8],
                     sink: ([UInt8]) throws -> Void,
                     progress: ((Int, Int, Int) -> Void)? = nil) rethrows -> ReplayCounters {
+        try run(input: history, render: render, sink: sink, progress: progress)
+    }
+
+    /// As `run(history:render:sink:progress:)`, on the users and fixes of `input`.
+    func run<Input: ReplayInput>(input history: Input, render: @escaping @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8],
+                                 sink: ([UInt8]) throws -> Void,
+                                 progress: ((Int, Int, Int) -> Void)? = nil) rethrows -> ReplayCounters {
         let order = Self.byteOrder(history.userIds)
         let blockSize = 256
         let blocks = BlockQueue(count: (order.count + blockSize - 1) / blockSize)
@@ -129,9 +141,10 @@ public final class Replay: @unchecked Sendable {
                     var out: [UInt8] = []
                     var local = ReplayCounters()
                     for i in order[(b * blockSize)..<min(order.count, (b + 1) * blockSize)] {
-                        if let o = self.outcome(userId: history.userIds[i], fixes: history.fixes[i], evaluators: evaluators, arbiter: arbiter) {
-                            out += render(o, &local)
+                        let o = history.withFixes(of: i) {
+                            self.outcome(userId: history.userIds[i], fixes: $0, evaluators: evaluators, arbiter: arbiter)
                         }
+                        if let o { out += render(o, &local) }
                     }
                     blocks.finish(b, bytes: out, counters: local)
                 }
@@ -149,3 +162,19 @@ public final class Replay: @unchecked Sendable {
     }
 }
 
+
+/// The users and fixes a batch replay reads: a `History` (an array per user) or a `PackedHistory`.
+protocol ReplayInput: Sendable {
+    /// User ids; the index is the user number.
+    var userIds: [String] { get }
+    /// Calls `body` with the fixes of user `user`, sorted by time (valid only during the call).
+    func withFixes<R>(of user: Int, _ body: (UnsafeBufferPointer<Fix>) throws -> R) rethrows -> R
+}
+
+extension History: ReplayInput {
+    func withFixes<R>(of user: Int, _ body: (UnsafeBufferPointer<Fix>) throws -> R) rethrows -> R {
+        try fixes[user].withUnsafeBufferPointer(body)
+    }
+}
+
+extension PackedHistory: ReplayInput {}
