@@ -340,8 +340,10 @@ public final class HistoryBuilder {
         finishPacked().unpack(threads: threads)
     }
 
-    /// As `finish()`, with every user's fixes packed in one buffer (for a batch replay: no array
-    /// per user). The builder is spent.
+    /// As `finish()`, with every user's fixes packed in a few large buffers (for a batch replay:
+    /// no array per user). When every part of the input holds each of its users' fixes in one
+    /// stretch (input grouped by user), the parts' own buffers are kept as they are; else the
+    /// fixes are moved to one buffer by a counting sort. The builder is spent.
     /// - Complexity: as `finish()`.
     func finishPacked() -> PackedHistory {
         closeTail()
@@ -354,13 +356,58 @@ public final class HistoryBuilder {
                 for (u, c) in seg.counts.enumerated() { total[u] += c }
             }
         }
-        // Counting sort of every fix into one buffer, part by part (each part freed once
-        // copied), that stays the history's; users without a fix take no room in it.
         var start = [Int](repeating: 0, count: users + 1)
         for u in 0..<users { start[u + 1] = start[u] + total[u] }
         let all = start[users]
         let workers = all >= parallelMinFixes ? max(1, threads) : 1
-        let column = MappedColumn<Fix>(zeroed: all, hugePages: true)
+        let grouped = groupedPlaces(total: total)
+        let (places, columns) = grouped ?? scatterAll(start: start, workers: workers)
+        segments = []
+        // Users in `workers` runs of about equal fix counts, each run sorted (and its ids made)
+        // by one thread.
+        var runs = [0]
+        for w in 1..<workers {
+            var u = runs[w - 1]
+            while u < users && start[u] < all / workers * w { u += 1 }
+            runs.append(u)
+        }
+        runs.append(users)
+        let out = UnsafeMutablePointer<[String]>.allocate(capacity: workers)
+        out.initialize(repeating: [], count: workers)
+        defer {
+            out.deinitialize(count: workers)
+            out.deallocate()
+        }
+        let interner = self.interner, bases = columns.map(\.base)
+        let build = { (w: Int) in
+            var ids: [String] = []
+            for u in runs[w]..<runs[w + 1] where total[u] > 0 {
+                ids.append(interner.string(u))
+                let p = places[u]
+                HistoryBuilder.stableSortByTime(UnsafeMutableBufferPointer(start: bases[p.column] + p.start, count: p.count))
+            }
+            out[w] = ids
+        }
+        if workers == 1 {
+            build(0)
+        } else {
+            DispatchQueue.concurrentPerform(iterations: workers) { w in build(w) }
+        }
+        var ids: [String] = []
+        ids.reserveCapacity(users)
+        for w in 0..<workers {
+            ids += out[w]
+            out[w] = []
+        }
+        let kept = (0..<users).filter { total[$0] > 0 }.map { places[$0] }
+        return PackedHistory(userIds: ids, places: kept, columns: columns, regrouped: grouped == nil, stats: stats)
+    }
+
+    /// Counting sort of every fix into one buffer (user `u`'s fixes from `start[u]`), part by
+    /// part, each part's memory handed back as it is copied.
+    private func scatterAll(start: [Int], workers: Int) -> ([PackedHistory.Place], [MappedColumn<Fix>]) {
+        let users = start.count - 1
+        let column = MappedColumn<Fix>(zeroed: start[users], hugePages: true)
         var filled = start
         var i = 0
         while i < segments.count {
@@ -386,46 +433,58 @@ public final class HistoryBuilder {
                 HistoryBuilder.scatter(batch[b], into: base, filled: &mine)
             }
         }
-        segments = []
-        // Users in `workers` runs of about equal fix counts, each run sorted (and its ids made)
-        // by one thread.
-        var runs = [0]
-        for w in 1..<workers {
-            var u = runs[w - 1]
-            while u < users && start[u] < all / workers * w { u += 1 }
-            runs.append(u)
-        }
-        runs.append(users)
-        let out = UnsafeMutablePointer<[String]>.allocate(capacity: workers)
-        out.initialize(repeating: [], count: workers)
-        defer {
-            out.deinitialize(count: workers)
-            out.deallocate()
-        }
-        let interner = self.interner, base = column.base
-        let build = { (w: Int) in
-            var ids: [String] = []
-            for u in runs[w]..<runs[w + 1] where total[u] > 0 {
-                ids.append(interner.string(u))
-                HistoryBuilder.stableSortByTime(UnsafeMutableBufferPointer(start: base + start[u], count: total[u]))
+        let places = (0..<users).map { PackedHistory.Place(column: 0, start: start[$0], count: start[$0 + 1] - start[$0]) }
+        return (places, [column])
+    }
+
+    /// When every part holds each of its users' fixes in one stretch (input grouped by user):
+    /// the place of each user's fixes in the parts' own buffers, which become the history's (the
+    /// fixes are not copied). The fixes of a user found in several parts (at a part boundary, or
+    /// in several files) are copied, in input order, into one more buffer. Nil, with nothing
+    /// changed, when some part holds a user's fixes in more than one stretch.
+    private func groupedPlaces(total: [Int]) -> ([PackedHistory.Place], [MappedColumn<Fix>])? {
+        typealias Place = PackedHistory.Place
+        var places = [Place](repeating: Place(column: -1, start: 0, count: 0), count: total.count)
+        // The stretches of the users found in several parts, in input order.
+        var pieces: [Int: [Place]] = [:]
+        for (s, seg) in segments.enumerated() {
+            let own = seg.owners.base, n = seg.fixes.count
+            let ok = seg.counts.withUnsafeBufferPointer { counts -> Bool in
+                var k = 0
+                while k < n {
+                    let local = own[k]
+                    var e = k + 1
+                    while e < n && own[e] == local { e += 1 }
+                    if e - k != counts[Int(local)] { return false }
+                    let u = seg.map.map { Int($0[Int(local)]) } ?? Int(local)
+                    let here = Place(column: s, start: k, count: e - k)
+                    if places[u].column < 0 {
+                        places[u] = here
+                    } else {
+                        if pieces[u] == nil { pieces[u] = [places[u]] }
+                        pieces[u]?.append(here)
+                    }
+                    k = e
+                }
+                return true
             }
-            out[w] = ids
+            if !ok { return nil }
         }
-        if workers == 1 {
-            build(0)
-        } else {
-            DispatchQueue.concurrentPerform(iterations: workers) { w in build(w) }
+        var columns = segments.map(\.fixes)
+        for seg in segments { seg.owners.releaseAll() }
+        if !pieces.isEmpty {
+            let spill = MappedColumn<Fix>(zeroed: pieces.keys.reduce(0) { $0 + total[$1] })
+            var at = 0
+            for u in pieces.keys.sorted() {
+                places[u] = Place(column: columns.count, start: at, count: total[u])
+                for p in pieces[u] ?? [] {
+                    (spill.base + at).update(from: columns[p.column].base + p.start, count: p.count)
+                    at += p.count
+                }
+            }
+            columns.append(spill)
         }
-        var ids: [String] = []
-        ids.reserveCapacity(users)
-        for w in 0..<workers {
-            ids += out[w]
-            out[w] = []
-        }
-        var starts: [Int] = [0]
-        starts.reserveCapacity(ids.count + 1)
-        for u in 0..<users where total[u] > 0 { starts.append(start[u + 1]) }
-        return PackedHistory(userIds: ids, starts: starts, column: column, stats: stats)
+        return (places, columns)
     }
 
     /// Copies the fixes of `seg` to their user's next place in `out` (`filled[u]`), handing
