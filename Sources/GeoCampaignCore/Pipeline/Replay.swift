@@ -130,8 +130,8 @@ public final class Replay: @unchecked Sendable {
                                  sink: ([UInt8]) throws -> Void,
                                  progress: ((Int, Int, Int) -> Void)? = nil) rethrows -> ReplayCounters {
         let order = Self.byteOrder(history.userIds)
-        let blockSize = 256
-        let blocks = BlockQueue(count: (order.count + blockSize - 1) / blockSize)
+        let starts = Self.blockStarts(users: order.count, threads: options.threads)
+        let blocks = BlockQueue(count: starts.count - 1)
         let workers = min(options.threads, max(1, blocks.count))
         let group = DispatchGroup()
         for w in 0..<workers {
@@ -140,7 +140,7 @@ public final class Replay: @unchecked Sendable {
                 while let b = blocks.take() {
                     var out: [UInt8] = []
                     var local = ReplayCounters()
-                    for i in order[(b * blockSize)..<min(order.count, (b + 1) * blockSize)] {
+                    for i in order[starts[b]..<starts[b + 1]] {
                         let o = history.withFixes(of: i) {
                             self.outcome(userId: history.userIds[i], fixes: $0, evaluators: evaluators, arbiter: arbiter)
                         }
@@ -155,10 +155,20 @@ public final class Replay: @unchecked Sendable {
             let (bytes, counters) = blocks.wait(b)
             total.add(counters)
             try sink(bytes)
-            progress?(min(order.count, (b + 1) * blockSize), order.count, total.fixes)
+            progress?(starts[b + 1], order.count, total.fixes)
         }
         group.wait()
         return total
+    }
+
+    /// Where the blocks of a replay of `users` users on `threads` threads start (and, last,
+    /// `users`): blocks of 256 users, but the last `threads` x 512 users in blocks of 32, so that
+    /// the threads run out of work at about the same time.
+    static func blockStarts(users: Int, threads: Int) -> [Int] {
+        let tail = threads > 1 ? min(users, threads * 512) : 0
+        var starts = Array(stride(from: 0, to: users - tail, by: 256))
+        starts += stride(from: users - tail, to: users, by: 32)
+        return starts + [users]
     }
 }
 
