@@ -52,6 +52,13 @@ public struct StreamDriver {
         return ms
     }
 
+    /// `--idle-after`: a duration (`0s` and up) in ms, `Int64.max` for `never`, nil when invalid.
+    public static func idleInterval(_ text: String) -> Int64? {
+        if text == "never" { return .max }
+        guard let ms = try? ValueParser.duration(text), ms >= 0 else { return nil }
+        return ms
+    }
+
     /// Runs until the input ends or a signal asks it to stop; returns what it counted.
     public func run(_ makeRender: (CampaignSet) -> @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8]) throws -> RunSummary {
         let clock = StageClock()
