@@ -112,6 +112,9 @@ public struct StreamDriver {
         try store.setMeta("stream_output_bytes", String(output.length))
         try store.setMeta("stream_rejects_bytes", String(rejects?.length ?? 0))
         try store.commit()
+        // From here on a commit waits for a reader (`--state-info`) to finish instead of failing
+        // the stream; a second run on the state still fails at once at its start.
+        try store.setBusyTimeout(ms: 5000)
 
         let replay = Replay(campaigns: campaigns, options: .init(threads: 1, evaluateRules: true))
         let render = makeRender(campaigns)
