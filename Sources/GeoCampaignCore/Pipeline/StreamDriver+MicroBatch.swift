@@ -152,7 +152,7 @@ extension StreamDriver {
         /// Users whose latest fix lies more than `idleMs` before the stream's clock: written by
         /// the next commit (when changed) and then dropped from memory.
         func idle(_ idleMs: Int64) -> [String] {
-            guard streamTime != .min else { return [] }
+            guard streamTime != .min, idleMs != .max else { return [] }
             let (bound, overflow) = streamTime.subtractingReportingOverflow(idleMs)
             if overflow { return [] }
             return users.compactMap { $0.value.tEnd < bound ? $0.key : nil }
