@@ -93,17 +93,17 @@ extension CampaignDecoder {
     /// Decodes every feature, in chunks on several threads for large files; outcomes are chunks
     /// in feature order, exactly as decoding them one by one.
     /// - Complexity: O(total size of the features), spread over the available cores.
-    private static func decodeFeatures(_ list: JSONNode, _ features: [Int], _ settings: ImportSettings) -> [[FeatureOutcome]] {
+    private static func decodeFeatures(_ features: [JSONNode], _ settings: ImportSettings) -> [[FeatureOutcome]] {
         let n = features.count
         let chunkCount = n < 4_096 ? 1 : min(32, max(1, ProcessInfo.processInfo.activeProcessorCount * 4))
-        if chunkCount == 1 { return [features.indices.map { decodeFeature($0, list.node(features[$0]), settings) }] }
+        if chunkCount == 1 { return [features.indices.map { decodeFeature($0, features[$0], settings) }] }
         let results = ChunkResults(count: chunkCount)
         DispatchQueue.concurrentPerform(iterations: chunkCount) { c in
             let lo = n * c / chunkCount, hi = n * (c + 1) / chunkCount
             // Each thread works on its own copy of the settings, so that the reference counts it
             // touches per feature are its own, not shared with the other threads.
             let own = settings.ownCopy()
-            results.set(c, (lo..<hi).map { decodeFeature($0, list.node(features[$0]), own) })
+            results.set(c, (lo..<hi).map { decodeFeature($0, features[$0], own) })
         }
         return results.take()
     }
@@ -247,14 +247,14 @@ extension CampaignDecoder {
     /// different in every feature, in the order of the first feature's properties, those named
     /// like ids (`objectid`, `osm_id`) first. Only for the message about features without ids.
     /// - Complexity: O(features x properties of the first feature).
-    private static func uniqueProperties(_ list: JSONNode, _ features: [Int]) -> [String] {
-        guard let first = features.first, let names = list.node(first)["properties"]?.members?.map(\.name) else { return [] }
+    private static func uniqueProperties(_ features: [JSONNode]) -> [String] {
+        guard let first = features.first, let names = first["properties"]?.members?.map(\.name) else { return [] }
         var unique: [String] = []
         for name in names.prefix(100) where !unique.contains(name) {
             var seen = Set<String>()
             var ok = true
-            for k in features {
-                guard let t = list.node(k)["properties"]?[name]?.text, !t.isEmpty, !hasControlCharacter(t), seen.insert(t).inserted else {
+            for feature in features {
+                guard let t = feature["properties"]?[name]?.text, !t.isEmpty, !hasControlCharacter(t), seen.insert(t).inserted else {
                     ok = false
                     break
                 }
@@ -296,7 +296,7 @@ extension CampaignDecoder {
         // the decoding threads); `geo` keeps the document alive until this function returns.
         defer { withExtendedLifetime(geo) {} }
         let root = geo.root.unretained
-        guard root["type"]?.string == "FeatureCollection", let list = root["features"], let features = list.itemIndices else {
+        guard root["type"]?.string == "FeatureCollection", let list = root["features"], let features = list.array else {
             let t = root["type"]?.string.map { " (its type is '\($0)')" } ?? ""
             error(pathNode.mark, "the import '\(rel)' is not a GeoJSON FeatureCollection\(t): export the regions as a FeatureCollection of Point, Polygon and MultiPolygon features")
             scope.regionsIncomplete = true
@@ -320,7 +320,7 @@ extension CampaignDecoder {
             scope.origins.reserveCapacity(max(scope.origins.count + most, 2 * scope.origins.capacity))
         }
         let line = pathNode.mark.line
-        var chunks = Self.decodeFeatures(list, features, settings)
+        var chunks = Self.decodeFeatures(features, settings)
         for c in chunks.indices {
             // Outcomes are moved out of their chunk (swapped with empty ones), not copied.
             var chunk: [FeatureOutcome] = []
@@ -370,7 +370,7 @@ extension CampaignDecoder {
             guard let g = groups[kind], let first = g.first else { continue }
             if kind == "no-id", g.count > 1 {
                 // One error for the import, not one per feature (3,463 for a city's restaurants).
-                let unique = Self.uniqueProperties(list, features)
+                let unique = Self.uniqueProperties(features)
                 let how: String
                 if let best = unique.first {
                     let others = unique.count > 1 ? " (the properties with a different value in every feature: \(unique.prefix(5).joined(separator: ", ")))" : ""

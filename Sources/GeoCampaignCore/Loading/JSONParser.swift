@@ -5,9 +5,14 @@ struct JSONParser {
     /// Deepest nesting accepted.
     static let maxDepth = 64
 
-    private let bytes: [UInt8]
+    private let bytes: FileBytes
 
     init(bytes: [UInt8]) {
+        self.bytes = FileBytes(bytes)
+    }
+
+    /// A parser over bytes that the document it builds shares (no copy).
+    init(bytes: FileBytes) {
         self.bytes = bytes
     }
 
@@ -19,17 +24,14 @@ struct JSONParser {
     /// Parses the whole text as one JSON value.
     /// - Complexity: O(bytes), one tape node per value.
     func document() throws(YAMLProblem) -> JSONDocument {
-        let result: Result<JSONDocument, YAMLProblem> = bytes.withUnsafeBufferPointer { b in
-            var tape = Tape(b: b)
-            do throws(YAMLProblem) {
-                try tape.run()
-                return .success(JSONDocument(bytes: b, nodes: tape.takeNodes(), lineStarts: tape.lineStarts))
-            } catch {
-                tape.takeNodes().deallocate()
-                return .failure(error)
-            }
+        var tape = Tape(b: bytes.buffer)
+        do throws(YAMLProblem) {
+            try tape.run()
+            return JSONDocument(bytes: bytes, nodes: tape.takeNodes(), lineStarts: tape.lineStarts)
+        } catch {
+            tape.takeNodes().deallocate()
+            throw error
         }
-        return try result.get()
     }
 
     /// The one-pass builder over the bytes.
@@ -101,15 +103,21 @@ struct JSONParser {
         @inline(__always)
         mutating func add(_ kind: JSONTape.Kind, _ offset: Int, size: Int = 0, number: Double = 0) {
             if count == capacity { grow() }
-            (base + count).initialize(to: JSONTape.Node(number: number, offset: Int32(offset), size: Int32(size),
-                                                            next: Int32(count + 1), kind: kind))
+            (base + count).initialize(to: JSONTape.Node(kind: kind, offset: offset, size: size, next: count + 1, number: number))
             count += 1
         }
 
         /// Sets the child count and end of container node `k` once its last child is read.
         mutating func close(_ k: Int, children: Int) {
-            base[k].size = Int32(children)
-            base[k].next = Int32(count)
+            base[k].close(size: children, next: count)
+        }
+
+        /// Array node `k` just closed: when it is two numbers, it becomes one position node and
+        /// its two number nodes are dropped.
+        mutating func closePosition(_ k: Int) {
+            guard count == k + 3, base[k + 1].kind == .number, base[k + 2].kind == .number else { return }
+            base[k] = JSONTape.Node(offset: base[k].offset, longitude: base[k + 1].number, latitude: base[k + 2].number)
+            count = k + 1
         }
 
         mutating func value(depth: Int) throws(YAMLProblem) {
@@ -179,6 +187,7 @@ struct JSONParser {
                     if b[i] == 0x5D {
                         i += 1
                         close(me, children: items)
+                        if items == 2 { closePosition(me) }
                         return
                     }
                     throw problem("expected ',' or ']' in an array")
