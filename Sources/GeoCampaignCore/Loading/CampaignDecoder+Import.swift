@@ -48,7 +48,9 @@ extension CampaignDecoder {
     private struct FeatureOutcome {
         var issues: [FeatureIssue] = []
         var pointId: String?
-        var added: (Region, Int, JSONNode)?
+        /// The region, the feature's number (0-based) and the byte offset of the value that
+        /// names it (where a duplicate id is reported).
+        var added: (Region, Int, Int)?
     }
 
     /// The settings of one import entry that every feature is decoded with.
@@ -91,12 +93,14 @@ extension CampaignDecoder {
     }
 
     /// Decodes every feature, in chunks on several threads for large files; outcomes are chunks
-    /// in feature order, exactly as decoding them one by one.
+    /// in feature order, exactly as decoding them one by one. Decoding in chunks gives back the
+    /// memory of each chunk's nodes once it is decoded (`released` is then true: the features'
+    /// nodes are not to be read again); `end` is the node just past the last feature's.
     /// - Complexity: O(total size of the features), spread over the available cores.
-    private static func decodeFeatures(_ features: [JSONNode], _ settings: ImportSettings) -> [[FeatureOutcome]] {
+    private static func decodeFeatures(_ features: [JSONNode], end: Int, _ settings: ImportSettings) -> (outcomes: [[FeatureOutcome]], released: Bool) {
         let n = features.count
         let chunkCount = n < 4_096 ? 1 : min(32, max(1, ProcessInfo.processInfo.activeProcessorCount * 4))
-        if chunkCount == 1 { return [features.indices.map { decodeFeature($0, features[$0], settings) }] }
+        if chunkCount == 1 { return ([features.indices.map { decodeFeature($0, features[$0], settings) }], false) }
         let results = ChunkResults(count: chunkCount)
         DispatchQueue.concurrentPerform(iterations: chunkCount) { c in
             let lo = n * c / chunkCount, hi = n * (c + 1) / chunkCount
@@ -104,8 +108,9 @@ extension CampaignDecoder {
             // touches per feature are its own, not shared with the other threads.
             let own = settings.ownCopy()
             results.set(c, (lo..<hi).map { decodeFeature($0, features[$0], own) })
+            if lo < hi { features[lo].document.releaseNodes(features[lo].index..<(hi < n ? features[hi].index : end)) }
         }
-        return results.take()
+        return (results.take(), true)
     }
 
     /// Decodes feature `i` (0-based) of an import.
@@ -239,7 +244,7 @@ extension CampaignDecoder {
             return out
         }
         guard let shape else { return out }
-        out.added = ((Region(id: id, name: name, tags: tags, shape: shape, hysteresisM: hyst, confirmMs: confirm), i, idNode ?? feature))
+        out.added = ((Region(id: id, name: name, tags: tags, shape: shape, hysteresisM: hyst, confirmMs: confirm), i, (idNode ?? feature).offset))
         return out
     }
 
@@ -320,7 +325,11 @@ extension CampaignDecoder {
             scope.origins.reserveCapacity(max(scope.origins.count + most, 2 * scope.origins.capacity))
         }
         let line = pathNode.mark.line
-        var chunks = Self.decodeFeatures(features, settings)
+        var decoded = Self.decodeFeatures(features, end: root.tape.next(list.index), settings)
+        let released = decoded.released
+        // Moved out, not copied (a copy would share the chunks and copy each on first change).
+        var chunks: [[FeatureOutcome]] = []
+        swap(&chunks, &decoded.outcomes)
         for c in chunks.indices {
             // Outcomes are moved out of their chunk (swapped with empty ones), not copied.
             var chunk: [FeatureOutcome] = []
@@ -330,16 +339,16 @@ extension CampaignDecoder {
                 swap(&outcome, &chunk[k])
                 issues += outcome.issues
                 if pointExample == nil, let p = outcome.pointId { pointExample = p }
-                var taken: (Region, Int, JSONNode)?
+                var taken: (Region, Int, Int)?
                 swap(&taken, &outcome.added)
-                guard let (region, feature, markNode) = consume taken else { continue }
+                guard let (region, feature, markOffset) = consume taken else { continue }
                 // Without a radius, Points make no regions (reported below).
                 if radius == nil, case .circle = region.shape { continue }
                 if let first = scope.regionIds.insert(region.id, .imported(feature: feature + 1, id: region.id, file: rel, line: line)) {
                     let label = "feature \(feature + 1) ('\(region.id)')"
                     duplicates.append(FeatureIssue(severity: .error, kind: "dup", plural: "have ids already used in this campaign",
                                                    message: "\(label) has the id '\(region.id)', already used \(first.words) in \(file.path): region ids must be unique in a campaign (use id_property: to pick another property)",
-                                                   mark: markNode.mark))
+                                                   mark: root.document.mark(atOffset: markOffset)))
                     continue
                 }
                 // The import's own tags were added above; only a feature's extra tags are new.
@@ -370,7 +379,10 @@ extension CampaignDecoder {
             guard let g = groups[kind], let first = g.first else { continue }
             if kind == "no-id", g.count > 1 {
                 // One error for the import, not one per feature (3,463 for a city's restaurants).
-                let unique = Self.uniqueProperties(features)
+                // Decoding in chunks gave back the features' nodes: they are read from the text
+                // parsed again (only for this message).
+                let again = released ? root.document.reparsed().flatMap { JSONNode(document: $0, index: 0)["features"]?.array } : features
+                let unique = Self.uniqueProperties(again ?? [])
                 let how: String
                 if let best = unique.first {
                     let others = unique.count > 1 ? " (the properties with a different value in every feature: \(unique.prefix(5).joined(separator: ", ")))" : ""

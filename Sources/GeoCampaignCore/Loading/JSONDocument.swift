@@ -17,15 +17,32 @@ final class JSONDocument: @unchecked Sendable {
 
     private static let blockShift = 10
 
-    /// A document over `bytes` (shared, not copied), owning `nodes` (allocated by the parser).
-    init(bytes: FileBytes, nodes: UnsafeMutableBufferPointer<JSONTape.Node>, lineStarts: [Int32]) {
+    /// Room for this many nodes in the nodes' memory (`NodeMemory`).
+    private let capacity: Int
+
+    /// A document over `bytes` (shared, not copied), owning `nodes` (allocated by the parser
+    /// from `NodeMemory` with room for `capacity`).
+    init(bytes: FileBytes, nodes: UnsafeMutableBufferPointer<JSONTape.Node>, capacity: Int, lineStarts: [Int32]) {
         storage = bytes
+        self.capacity = capacity
         tape = JSONTape(bytes: bytes.buffer, nodes: UnsafeBufferPointer(nodes))
         self.lineStarts = lineStarts
     }
 
     deinit {
-        tape.nodes.deallocate()
+        NodeMemory.free(UnsafeMutablePointer(mutating: tape.nodes.baseAddress.unsafelyUnwrapped), capacity: capacity)
+    }
+
+    /// Gives back the memory of nodes `range` (whole pages), which are not read again: the
+    /// subtrees of values already decoded. Reading them afterwards is an error (`reparsed`
+    /// gives the document again).
+    func releaseNodes(_ range: Range<Int>) {
+        NodeMemory.release(UnsafeMutablePointer(mutating: tape.nodes.baseAddress.unsafelyUnwrapped), range)
+    }
+
+    /// The same text parsed again, with all its nodes (after `releaseNodes`).
+    func reparsed() -> JSONDocument? {
+        try? JSONParser(bytes: storage).document()
     }
 
     /// The line and column (1-based, the column in characters) of byte `offset`.

@@ -56,6 +56,9 @@ struct JSONNode: @unchecked Sendable {
     /// Where the value starts.
     var mark: SourceMark { document.mark(atOffset: written.offset) }
 
+    /// The byte offset where the value starts (`document.mark(atOffset:)` gives its mark).
+    var offset: Int { written.offset }
+
     /// The member `key` of an object (the first, if the name is repeated).
     subscript(_ key: String) -> JSONNode? {
         part == 0 ? tape.member(index, key).map(node) : nil

@@ -27,9 +27,9 @@ struct JSONParser {
         var tape = Tape(b: bytes.buffer)
         do throws(YAMLProblem) {
             try tape.run()
-            return JSONDocument(bytes: bytes, nodes: tape.takeNodes(), lineStarts: tape.lineStarts)
+            return JSONDocument(bytes: bytes, nodes: tape.takeNodes(), capacity: tape.capacity, lineStarts: tape.lineStarts)
         } catch {
-            tape.takeNodes().deallocate()
+            NodeMemory.free(tape.takeNodes().baseAddress.unsafelyUnwrapped, capacity: tape.capacity)
             throw error
         }
     }
@@ -40,14 +40,14 @@ struct JSONParser {
         var i = 0
         /// The nodes so far, in memory the tape owns, handed to the document without a copy.
         private var base: UnsafeMutablePointer<JSONTape.Node>
-        private var capacity: Int
+        private(set) var capacity: Int
         private(set) var count = 0
         var lineStarts: [Int32] = [0]
 
         init(b: UnsafeBufferPointer<UInt8>) {
             self.b = b
             capacity = b.count / 8 + 16
-            base = UnsafeMutablePointer<JSONTape.Node>.allocate(capacity: capacity)
+            base = NodeMemory.allocate(capacity)
         }
 
         /// The nodes built, owned by the caller from now on.
@@ -57,9 +57,9 @@ struct JSONParser {
 
         private mutating func grow() {
             let bigger = capacity * 2
-            let fresh = UnsafeMutablePointer<JSONTape.Node>.allocate(capacity: bigger)
+            let fresh = NodeMemory.allocate(bigger)
             fresh.moveInitialize(from: base, count: count)
-            base.deallocate()
+            NodeMemory.free(base, capacity: capacity)
             base = fresh
             capacity = bigger
         }

@@ -245,3 +245,35 @@ struct JSONTape: @unchecked Sendable {
         return out
     }
 }
+
+/// Memory for tape nodes, mapped from the system directly (not through malloc), so that the
+/// pages of nodes no longer needed can be given back while the others are still read: the
+/// features of a large import, once decoded (`release`).
+enum NodeMemory {
+    private static func bytes(_ capacity: Int) -> Int { max(1, capacity) * MemoryLayout<JSONTape.Node>.stride }
+
+    /// Room for `capacity` nodes, uninitialized (zero pages until written).
+    static func allocate(_ capacity: Int) -> UnsafeMutablePointer<JSONTape.Node> {
+        guard let p = mmap(nil, bytes(capacity), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), p != MAP_FAILED else {
+            fatalError("out of memory: \(bytes(capacity)) bytes for a JSON document's nodes")
+        }
+        return p.bindMemory(to: JSONTape.Node.self, capacity: max(1, capacity))
+    }
+
+    /// Unmaps memory from `allocate(capacity)`.
+    static func free(_ p: UnsafeMutablePointer<JSONTape.Node>, capacity: Int) {
+        munmap(UnsafeMutableRawPointer(p), bytes(capacity))
+    }
+
+    /// Gives back the whole pages within nodes `range` of `p`; those nodes must not be read
+    /// again (they would read as zero bytes). Nodes sharing a page with others stay.
+    static func release(_ p: UnsafeMutablePointer<JSONTape.Node>, _ range: Range<Int>) {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let stride = MemoryLayout<JSONTape.Node>.stride
+        let base = Int(bitPattern: UnsafeMutableRawPointer(p))
+        let from = (base + range.lowerBound * stride + page - 1) / page * page
+        let to = (base + range.upperBound * stride) / page * page
+        guard to > from, let start = UnsafeMutableRawPointer(bitPattern: from) else { return }
+        _ = madvise(start, to - from, Int32(MADV_DONTNEED))
+    }
+}

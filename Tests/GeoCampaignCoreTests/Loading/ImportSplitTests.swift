@@ -77,4 +77,25 @@ final class ImportSplitTests: XCTestCase {
         XCTAssertEqual(got, [try expected(3_000, "f-1", first: 1), try expected(5_001, "f-2", first: 2), try expected(5_002, "f-2", first: 2)])
         XCTAssertEqual(result.regionCount, n - 3)
     }
+
+    func testFeaturesWithoutIdsSuggestTheUniquePropertiesAfterChunkedDecoding() throws {
+        // Decoding in chunks gives back the features' nodes; the message about missing ids still
+        // names the properties unique across all features (read from the text again).
+        let n = 5_000
+        let lines = (1...n).map { i in
+            #"{"type":"Feature","properties":{"kind":"shop","objectid":\#(i),"name":"n-\#(i)"},"geometry":{"type":"Point","coordinates":[\#(Double(i % 100) / 100),\#(Double(i / 100) / 100)]}}"#
+        }
+        let dir = NSTemporaryDirectory() + "geocampaign-split-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try ("{\"type\":\"FeatureCollection\",\"features\":[\n" + lines.joined(separator: ",\n") + "\n]}\n")
+            .write(toFile: dir + "/f.geojson", atomically: true, encoding: .utf8)
+        let yaml = "campaign: c\nregions:\n  - import: f.geojson\n    radius: 100m\n    tags: [place]\nrules:\n  - id: r\n    when:\n      visited: { tags: [place], at_least: 3, distinct: true, within: 1d }\n    offer: o\noffers:\n  - id: o\n"
+        try yaml.write(toFile: dir + "/c.yaml", atomically: true, encoding: .utf8)
+        let result = CampaignLoader().load(paths: [dir + "/c.yaml"])
+        let got = result.diagnostics.map { "\(($0.path as NSString).lastPathComponent):\($0.line):\($0.column): \($0.message)" }
+        XCTAssertEqual(got, [
+            "c.yaml:3:13: all \(n) features in 'f.geojson' have no usable id (the first at line 2 of that file): add id_property: objectid (the properties with a different value in every feature: objectid, name)",
+        ])
+    }
 }
