@@ -50,6 +50,11 @@ struct JSONTape: @unchecked Sendable {
         /// A position's latitude.
         var latitude: Double { Double(bitPattern: packed) }
 
+        /// Moves the index just past this node's subtree by `delta` (not for a position).
+        mutating func shiftNext(by delta: Int) {
+            packed = (packed & 0xFFFF_FFFF) | UInt64(UInt32(truncatingIfNeeded: Int(packed >> 32) + delta)) << 32
+        }
+
         /// Sets a container's child count and the index just past its subtree.
         mutating func close(size: Int, next: Int) {
             packed = UInt64(UInt32(truncatingIfNeeded: size)) | UInt64(UInt32(truncatingIfNeeded: next)) << 32
