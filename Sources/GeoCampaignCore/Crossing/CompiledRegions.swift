@@ -46,29 +46,28 @@ struct CompiledRegions: Sendable {
     /// - Complexity: O(regions).
     init(compiled: CompiledGeometry, classifiers: [CircleClassifier], hysteresisM: [Double], confirmMs: [Int64],
          group: [Int32], campaign: [Int32], localRegion: [Int32]) {
-        var records: [Record] = []
-        records.reserveCapacity(compiled.heads.count)
-        for (r, g) in compiled.heads.enumerated() {
-            let h = hysteresisM[r]
-            let chunkStart = compiled.chunkOffsets[r], chunkEnd = compiled.chunkOffsets[r + 1]
-            var record = Record(method: .circleTerm, circle: classifiers[r], radiusM: 0, hysteresisM: h,
-                                confirmMs: confirmMs[r], chunkStart: chunkStart, chunkEnd: chunkEnd,
-                                group: group[r], campaign: campaign[r], localRegion: localRegion[r])
-            switch g.kind {
-            case let .circle(latRad, lonRad, cosLat, radiusM):
-                record.radiusM = radiusM
-                if !classifiers[r].isCircle {
-                    record.method = .circleDepth
-                    record.circle.latRad = latRad
-                    record.circle.lonRad = lonRad
-                    record.circle.cosLat = cosLat
+        // Written in place (no array copied into the buffer).
+        self.records = FixedBuffer(count: compiled.heads.count) { out in
+            for (r, g) in compiled.heads.enumerated() {
+                let h = hysteresisM[r]
+                var record = Record(method: .circleTerm, circle: classifiers[r], radiusM: 0, hysteresisM: h,
+                                    confirmMs: confirmMs[r], chunkStart: compiled.chunkOffsets[r], chunkEnd: compiled.chunkOffsets[r + 1],
+                                    group: group[r], campaign: campaign[r], localRegion: localRegion[r])
+                switch g.kind {
+                case let .circle(latRad, lonRad, cosLat, radiusM):
+                    record.radiusM = radiusM
+                    if !classifiers[r].isCircle {
+                        record.method = .circleDepth
+                        record.circle.latRad = latRad
+                        record.circle.lonRad = lonRad
+                        record.circle.cosLat = cosLat
+                    }
+                case .polygon:
+                    record.method = h > RegionGeometry.boundaryToleranceM ? .polygonClass : (h >= 0 ? .polygonContainment : .polygonDepth)
                 }
-            case .polygon:
-                record.method = h > RegionGeometry.boundaryToleranceM ? .polygonClass : (h >= 0 ? .polygonContainment : .polygonDepth)
+                (out.baseAddress.unsafelyUnwrapped + r).initialize(to: record)
             }
-            records.append(record)
         }
-        self.records = FixedBuffer(records)
         vertices = compiled.vertices
         chunks = compiled.chunks
     }
