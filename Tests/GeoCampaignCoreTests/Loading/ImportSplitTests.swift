@@ -18,6 +18,19 @@ final class ImportSplitTests: XCTestCase {
         return line.utf8.distance(from: line.startIndex, to: range.lowerBound) + 1 + after
     }
 
+    /// The campaign `c.yaml` importing `f.geojson` (a FeatureCollection of `lines`, one feature
+    /// per line from line 2), loaded from a fresh folder; `extra` goes into the import entry.
+    private func load(_ lines: [String], extra: String = "") throws -> (LoadResult, String) {
+        let dir = NSTemporaryDirectory() + "geocampaign-split-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
+        try ("{\"type\":\"FeatureCollection\",\"features\":[\n" + lines.joined(separator: ",\n") + "\n]}\n")
+            .write(toFile: dir + "/f.geojson", atomically: true, encoding: .utf8)
+        let yaml = "campaign: c\nregions:\n  - import: f.geojson\n\(extra)    tags: [place]\nrules:\n  - id: r\n    when:\n      visited: { tags: [place], at_least: 3, distinct: true, within: 1d }\n    offer: o\noffers:\n  - id: o\n"
+        try yaml.write(toFile: dir + "/c.yaml", atomically: true, encoding: .utf8)
+        return (CampaignLoader().load(paths: [dir + "/c.yaml"]), dir)
+    }
+
     func testProblemsInLaterChunksAreReportedAsOneByOne() throws {
         let n = 5_000
         let crossing = 4_100, outOfRange = 4_321, duplicate = 4_700
@@ -35,14 +48,7 @@ final class ImportSplitTests: XCTestCase {
                 lines.append(square(i))
             }
         }
-        let dir = NSTemporaryDirectory() + "geocampaign-split-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let geojson = "{\"type\":\"FeatureCollection\",\"features\":[\n" + lines.joined(separator: ",\n") + "\n]}\n"
-        try geojson.write(toFile: dir + "/f.geojson", atomically: true, encoding: .utf8)
-        let yaml = "campaign: c\nregions:\n  - import: f.geojson\n    tags: [place]\nrules:\n  - id: r\n    when:\n      visited: { tags: [place], at_least: 3, distinct: true, within: 1d }\n    offer: o\noffers:\n  - id: o\n"
-        try yaml.write(toFile: dir + "/c.yaml", atomically: true, encoding: .utf8)
-        let result = CampaignLoader().load(paths: [dir + "/c.yaml"])
+        let (result, dir) = try load(lines)
         let got = result.diagnostics.map { "\(($0.path as NSString).lastPathComponent):\($0.line):\($0.column): \($0.severity.rawValue): \($0.message)" }
         let crossingLine = lines[crossing - 1], rangeLine = lines[outOfRange - 1], dupLine = lines[duplicate - 1]
         XCTAssertEqual(got, [
@@ -62,14 +68,7 @@ final class ImportSplitTests: XCTestCase {
         lines[5_000] = square(5_001, id: "f-2")
         lines[5_001] = square(5_002, id: "f-2")
         lines[2_999] = square(3_000, id: "f-1")
-        let dir = NSTemporaryDirectory() + "geocampaign-split-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        try ("{\"type\":\"FeatureCollection\",\"features\":[\n" + lines.joined(separator: ",\n") + "\n]}\n")
-            .write(toFile: dir + "/f.geojson", atomically: true, encoding: .utf8)
-        let yaml = "campaign: c\nregions:\n  - import: f.geojson\n    tags: [place]\nrules:\n  - id: r\n    when:\n      visited: { tags: [place], at_least: 3, distinct: true, within: 1d }\n    offer: o\noffers:\n  - id: o\n"
-        try yaml.write(toFile: dir + "/c.yaml", atomically: true, encoding: .utf8)
-        let result = CampaignLoader().load(paths: [dir + "/c.yaml"])
+        let (result, dir) = try load(lines)
         let got = result.diagnostics.map { "\($0.line):\($0.column): \($0.message)" }
         func expected(_ feature: Int, _ id: String, first: Int) throws -> String {
             "\(feature + 1):\(try column(lines[feature - 1], "\"id\":", after: 5)): feature \(feature) ('\(id)') has the id '\(id)', already used by feature \(first) ('\(id)') of 'f.geojson', imported on line 3 in \(dir)/c.yaml: region ids must be unique in a campaign (use id_property: to pick another property)"
@@ -85,14 +84,7 @@ final class ImportSplitTests: XCTestCase {
         let lines = (1...n).map { i in
             #"{"type":"Feature","properties":{"kind":"shop","objectid":\#(i),"name":"n-\#(i)"},"geometry":{"type":"Point","coordinates":[\#(Double(i % 100) / 100),\#(Double(i / 100) / 100)]}}"#
         }
-        let dir = NSTemporaryDirectory() + "geocampaign-split-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        try ("{\"type\":\"FeatureCollection\",\"features\":[\n" + lines.joined(separator: ",\n") + "\n]}\n")
-            .write(toFile: dir + "/f.geojson", atomically: true, encoding: .utf8)
-        let yaml = "campaign: c\nregions:\n  - import: f.geojson\n    radius: 100m\n    tags: [place]\nrules:\n  - id: r\n    when:\n      visited: { tags: [place], at_least: 3, distinct: true, within: 1d }\n    offer: o\noffers:\n  - id: o\n"
-        try yaml.write(toFile: dir + "/c.yaml", atomically: true, encoding: .utf8)
-        let result = CampaignLoader().load(paths: [dir + "/c.yaml"])
+        let (result, _) = try load(lines, extra: "    radius: 100m\n")
         let got = result.diagnostics.map { "\(($0.path as NSString).lastPathComponent):\($0.line):\($0.column): \($0.message)" }
         XCTAssertEqual(got, [
             "c.yaml:3:13: all \(n) features in 'f.geojson' have no usable id (the first at line 2 of that file): add id_property: objectid (the properties with a different value in every feature: objectid, name)",
