@@ -171,6 +171,13 @@ struct JSONNode: @unchecked Sendable {
     /// position are ignored); nil when this is not one.
     var positions: [Coordinate]? { part == 0 ? tape.positions(index) : nil }
 
+    /// The positions as `positions` gives them, written into `out` (emptied first, its memory
+    /// kept); false, with `out` emptied, when this is not an array of positions.
+    func positions(into out: inout [Coordinate]) -> Bool {
+        out.removeAll(keepingCapacity: true)
+        return part == 0 && tape.positions(index, into: &out)
+    }
+
     /// Where item `k` of this array starts.
     func itemMark(_ k: Int) -> SourceMark {
         if kind == .position { return positionNumber(k + 1).mark }

@@ -236,18 +236,24 @@ struct JSONTape: @unchecked Sendable {
     /// are ignored), or nil when it is not an array of positions.
     /// - Complexity: O(nodes of the ring), no allocation but the result.
     func positions(_ index: Int) -> [Coordinate]? {
+        var out: [Coordinate] = []
+        return positions(index, into: &out) ? out : nil
+    }
+
+    /// Appends the positions of array node `index` to `out` (as `positions`); false when it is
+    /// not an array of positions (`out` may then hold some).
+    func positions(_ index: Int, into out: inout [Coordinate]) -> Bool {
         let t = nodes
         let ring = t[index]
-        guard ring.kind == .array else { return nil }
-        var out: [Coordinate] = []
-        out.reserveCapacity(Int(ring.size))
+        guard ring.kind == .array else { return false }
+        out.reserveCapacity(out.count + ring.size)
         var c = index + 1
-        for _ in 0..<Int(ring.size) {
-            guard let p = Self.position(t, c) else { return nil }
+        for _ in 0..<ring.size {
+            guard let p = Self.position(t, c) else { return false }
             out.append(p)
             c = Self.next(t, c)
         }
-        return out
+        return true
     }
 }
 
