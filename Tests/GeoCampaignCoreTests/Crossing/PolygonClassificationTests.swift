@@ -67,9 +67,10 @@ final class PolygonClassificationTests: XCTestCase {
 
     // MARK: - The containment path (hysteresis 0 to the boundary tolerance)
 
-    /// A random polygon around (45, 10): a star-shaped outer ring of 3-80 vertices (some
+    /// A random polygon around (45, 10): a star-shaped outer ring of 3-`maxVertices` vertices (some
     /// rings are twisted, as official data can be), sometimes a hole, sometimes a second part.
-    static func randomPolygon(_ rng: inout SplitMix64) -> Region.Shape {
+    /// `scale` multiplies the radius (20-420 m at 1) and `maxVertices` bounds the outer ring.
+    static func randomPolygon(_ rng: inout SplitMix64, scale: Double = 1, maxVertices: Int = 80) -> Region.Shape {
         let m = 1 / Earth.radiusM * 180 / Double.pi
         let cLat = 45 + (rng.unit() - 0.5) * 0.01, cLon = 10 + (rng.unit() - 0.5) * 0.01
         func ring(_ lat: Double, _ lon: Double, _ radius: Double, _ k: Int, twisted: Bool) -> [Coordinate] {
@@ -80,8 +81,8 @@ final class PolygonClassificationTests: XCTestCase {
                 return Coordinate(lat: lat + r * m * sin(a), lon: lon + r * m * cos(a) / cos(lat * Double.pi / 180))
             }
         }
-        let radius = 20 + rng.unit() * 400
-        let outer = ring(cLat, cLon, radius, 3 + Int(rng.next() % 78), twisted: rng.unit() < 0.2)
+        let radius = (20 + rng.unit() * 400) * scale
+        let outer = ring(cLat, cLon, radius, 3 + Int(rng.next() % UInt64(maxVertices - 2)), twisted: rng.unit() < 0.2)
         let holes = rng.unit() < 0.3 ? [ring(cLat, cLon, radius * 0.2, 3 + Int(rng.next() % 10), twisted: false)] : []
         var parts = [Region.PolygonPart(outer: outer, holes: holes)]
         if rng.unit() < 0.2 {

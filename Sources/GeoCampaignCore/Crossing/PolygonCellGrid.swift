@@ -1,0 +1,238 @@
+import Foundation
+
+/// Per-polygon containment grids, built once when the crossing loop is compiled: the class of
+/// most fixes for a polygon from one grid cell, with no edge looked at.
+///
+/// Each polygon classified by containment (`CompiledRegions.Method.polygonContainment`, hysteresis
+/// 0 to 1 mm) or by the band fast path (`.polygonClass`, hysteresis above 1 mm) gets a grid of
+/// up to 64 x 64 cells over its box grown by a margin `m`: 2 mm (`RegionGeometry.exactNearM`) for
+/// containment, `h` for the band path. Each cell holds 2 bits: IN, OUT, or MIXED. A cell is IN or
+/// OUT only when no edge comes within `m` of any point of the cell (the cell grown by a hundredth
+/// of itself); then every fix the lookup puts in the cell gets that class, else (MIXED, and for
+/// circles and negative hysteresis, which have no grid) the caller runs the classification it
+/// ran before (`CompiledRegions.View.classify`).
+///
+/// Why the class is the exact one (`FixClass(depthM:hysteresisM:)` of the snapped exact depth,
+/// which is also what the paths it stands in front of give):
+///
+/// 1. Distance. An edge lies in the box of its ends, and every piece of an edge cut into pieces
+///    of at most a cell lies in the box of the piece's ends. A fix farther than `dLat` degrees in
+///    latitude from a box has `|y| = R |dlat| > m` to every point of it in the local projection
+///    of semantics.md 1; farther than `dLon = dLat / cos(phi)` in longitude, with `phi` the grid's
+///    latitude farthest from the equator, it has `|x| = R cos(lat) |dlon| > m` (the fix's
+///    `cos(lat)` is at least `cos(phi)`). `dLat` is `m` in degrees times `1 + 1e-6`, plus 1e-12
+///    degree (0.1 micrometre): far above the rounding of the projected coordinates the exact
+///    path computes (a few nanometres at |lon| <= 180), and `cos(phi)` is taken 1e-9 smaller
+///    than computed. A piece is marked on every cell its grown box reaches, each cell range
+///    widened by 0.01 cell; the lookup's cell index `Int((lat - south) * invCellLat)` is off from
+///    the true position by less than 1e-4 cell (a cell is at least 2 m / 64 wide in latitude,
+///    and the subtraction errs by at most 1.5e-14 degree), so a fix the lookup puts in a cell not
+///    marked by a piece is farther than `m` from that piece. Hence for a fix in an unmarked cell,
+///    every edge is farther than `m`: the exact depth is `+-dist` with `dist > m >= 2 mm` (or
+///    `> h`), not snapped, and its class is IN when inside, OUT when outside.
+/// 2. Containment. An unmarked cell (grown by 0.01 cell) meets no edge, so it lies in one face of
+///    the plane cut by the rings' edges: the even-odd parity is the same at every point of it.
+///    The exact path computes that parity exactly for a fix farther than nanometres from every
+///    edge (its crossing abscissa errs by a few units in the last place, and the fix is on the
+///    other side of a wrong crossing only within that of the edge). So the label is the parity
+///    at the cell's centre, computed with the exact path's crossing test on the row through it.
+/// 3. Outside the grid. A fix outside the grown box is farther than `m` from every vertex box,
+///    so from every edge, and outside every ring: OUT.
+///
+/// Cells: about `cellsPerEdge` per edge (at least 256, at most 4,096), shaped to the box in
+/// metres; 2 bits each, so 64 bytes for a 32-vertex polygon at the minimum. A grid is not built
+/// for a polygon reaching within a degree of a pole (its longitude margin would be unbounded).
+struct PolygonCellGrids: Sendable {
+    /// One region's grid: `rows x columns` cells over latitudes `south ...` and longitudes
+    /// `west ...`; cell (row, column) is the 2-bit code at bit `2 (c % 32)` of word
+    /// `wordStart + c / 32`, `c = row * columns + column`. `rows == 0`: no grid.
+    struct Header: Sendable {
+        var south: Double
+        var west: Double
+        var invCellLat: Double
+        var invCellLon: Double
+        var rows: Int32
+        var columns: Int32
+        var wordStart: Int
+
+        static let none = Header(south: 0, west: 0, invCellLat: 0, invCellLon: 0, rows: 0, columns: 0, wordStart: 0)
+    }
+
+    /// Cell codes.
+    static let mixed: UInt64 = 0, inCode: UInt64 = 1, outCode: UInt64 = 2
+
+    /// Cells per edge of the polygon, before the bounds below.
+    static let cellsPerEdge = 16
+    static let minCells = 256, maxCells = 4_096, maxSide = 64
+
+    let headers: FixedBuffer<Header>
+    let words: FixedBuffer<UInt64>
+
+    /// The grids of `regions`' polygons (one header per region; circles and negative hysteresis
+    /// have none). `marginFactor` scales every margin: 1 except in the tests that show a smaller
+    /// margin gives wrong classes.
+    /// - Complexity: O(cells + edges x cells each edge reaches + rows x edges straddling them).
+    init(regions: CompiledRegions.View, marginFactor: Double = 1) {
+        var headers: [Header] = []
+        headers.reserveCapacity(regions.records.count)
+        var words: [UInt64] = []
+        let builder = Builder()
+        defer { builder.free() }
+        for rec in regions.records {
+            let margin: Double
+            switch rec.method {
+            case .polygonContainment: margin = RegionGeometry.exactNearM
+            case .polygonClass: margin = rec.hysteresisM
+            case .circleTerm, .circleDepth, .polygonDepth:
+                headers.append(.none)
+                continue
+            }
+            let chunks = UnsafeBufferPointer(rebasing: regions.chunks[rec.chunkStart..<rec.chunkEnd])
+            headers.append(builder.grid(vertices: regions.vertices, chunks: chunks, marginM: margin * marginFactor, words: &words))
+        }
+        self.headers = FixedBuffer(headers)
+        self.words = FixedBuffer(words)
+    }
+
+    /// Plain pointers for the per-fix loop; valid while `self` is alive.
+    var view: View { View(headers: headers.elements, words: words.elements) }
+
+    struct View {
+        let headers: UnsafeBufferPointer<Header>
+        let words: UnsafeBufferPointer<UInt64>
+
+        /// The class of a fix for region `r` when its grid decides it (see `PolygonCellGrids`),
+        /// else nil (a MIXED cell, or no grid): then classify with the region's own method.
+        /// - Complexity: O(1).
+        @inline(__always)
+        func classify(_ r: Int, latDeg: Double, lonDeg: Double) -> FixClass? {
+            let g = headers[r]
+            if g.rows == 0 { return nil }
+            let fy = (latDeg - g.south) * g.invCellLat
+            let fx = (lonDeg - g.west) * g.invCellLon
+            if !(fy >= 0 && fy < Double(g.rows) && fx >= 0 && fx < Double(g.columns)) { return .outside }
+            let c = Int(fy) &* Int(g.columns) &+ Int(fx)
+            let code = (words[g.wordStart &+ (c >> 5)] >> UInt64((c & 31) << 1)) & 3
+            return code == PolygonCellGrids.inCode ? .inside : (code == PolygonCellGrids.outCode ? .outside : nil)
+        }
+    }
+
+    /// Builds one grid at a time in scratch memory allocated once.
+    private struct Builder {
+        /// Per cell: 1 when some edge comes within the margin.
+        let marked = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: PolygonCellGrids.maxCells)
+        /// Per row, `columns + 1` entries: entry `q` is the parity of the row's crossings that
+        /// lie east of exactly the first `q` cell centres.
+        let flips = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: PolygonCellGrids.maxSide * (PolygonCellGrids.maxSide + 1))
+
+        func free() {
+            marked.deallocate()
+            flips.deallocate()
+        }
+
+        /// The index of the cell holding `value` moved by `slack` cells, on an axis of `count`
+        /// cells from `origin` (`inv` cells per degree), clamped to the axis.
+        @inline(__always)
+        static func cell(_ value: Double, _ origin: Double, _ inv: Double, _ slack: Double, _ count: Int) -> Int {
+            let f = (value - origin) * inv + slack
+            return f <= 0 ? 0 : (f >= Double(count - 1) ? count - 1 : Int(f))
+        }
+
+        func grid(vertices v: UnsafeBufferPointer<RegionGeometry.Vertex>, chunks: UnsafeBufferPointer<RegionGeometry.EdgeChunk>,
+                  marginM: Double, words: inout [UInt64]) -> Header {
+            guard !chunks.isEmpty, marginM >= 0, marginM.isFinite else { return .none }
+            var box = chunks[0].box
+            var edges = 0
+            for c in chunks {
+                box.minLat = min(box.minLat, c.box.minLat); box.maxLat = max(box.maxLat, c.box.maxLat)
+                box.minLon = min(box.minLon, c.box.minLon); box.maxLon = max(box.maxLon, c.box.maxLon)
+                edges += c.end - c.first
+            }
+            // The margin in degrees (see the type's comment, point 1).
+            let dLat = marginM / Earth.radiusM * (180 / Double.pi) * (1 + 1e-6) + 1e-12
+            let south = box.minLat - dLat, north = box.maxLat + dLat
+            let polar = max(abs(south), abs(north))
+            guard polar < 89, box.minLon.isFinite, box.maxLon.isFinite else { return .none }
+            let dLon = dLat / (cos(Earth.radians(polar)) * (1 - 1e-9))
+            let west = box.minLon - dLon, east = box.maxLon + dLon
+            // Cells about square in metres.
+            let target = min(PolygonCellGrids.maxCells, max(PolygonCellGrids.minCells, edges * PolygonCellGrids.cellsPerEdge))
+            let aspect = (east - west) * cos(Earth.radians((south + north) / 2)) / (north - south)
+            let side = PolygonCellGrids.maxSide
+            let columns = min(side, max(1, Int((Double(target) * aspect).squareRoot().rounded())))
+            let rows = min(side, max(1, target / columns))
+            let invLat = Double(rows) / (north - south), invLon = Double(columns) / (east - west)
+            let cellLat = (north - south) / Double(rows)
+            guard invLat.isFinite, invLon.isFinite, invLat > 0, invLon > 0 else { return .none }
+            let stride = columns + 1
+            marked.baseAddress.unsafelyUnwrapped.update(repeating: 0, count: rows * columns)
+            flips.baseAddress.unsafelyUnwrapped.update(repeating: 0, count: rows * stride)
+
+            for c in chunks {
+                var i = c.first
+                var j = i == c.ringFirst ? c.ringEnd - 1 : i - 1
+                while i < c.end {
+                    let a = v[j], b = v[i]
+                    // Point 1: mark every cell a piece of the edge (at most a cell long) reaches
+                    // within the margin, each range widened by 0.01 cell.
+                    let span = max(abs(b.latDeg - a.latDeg) * invLat, abs(b.lonDeg - a.lonDeg) * invLon)
+                    let pieces = span < 1 ? 1 : min(256, Int(span) + 1)
+                    var lat0 = a.latDeg, lon0 = a.lonDeg
+                    for p in 1...pieces {
+                        let t = Double(p) / Double(pieces)
+                        let lat1 = p == pieces ? b.latDeg : a.latDeg + t * (b.latDeg - a.latDeg)
+                        let lon1 = p == pieces ? b.lonDeg : a.lonDeg + t * (b.lonDeg - a.lonDeg)
+                        let y0 = Builder.cell(min(lat0, lat1) - dLat, south, invLat, -0.01, rows)
+                        let y1 = Builder.cell(max(lat0, lat1) + dLat, south, invLat, 0.01, rows)
+                        let x0 = Builder.cell(min(lon0, lon1) - dLon, west, invLon, -0.01, columns)
+                        let x1 = Builder.cell(max(lon0, lon1) + dLon, west, invLon, 0.01, columns)
+                        for y in y0...y1 {
+                            for x in x0...x1 { marked[y * columns + x] = 1 }
+                        }
+                        lat0 = lat1
+                        lon0 = lon1
+                    }
+                    // Point 2: where the edge crosses the rows' centre lines, by the exact
+                    // path's test, recorded as a flip after the cell centres west of it.
+                    let yi = b.latDeg, yj = a.latDeg
+                    let r0 = Builder.cell(min(yi, yj), south, invLat, -1, rows), r1 = Builder.cell(max(yi, yj), south, invLat, 1, rows)
+                    for y in r0...r1 {
+                        let yc = south + (Double(y) + 0.5) * cellLat
+                        if (yi > yc) != (yj > yc) {
+                            let xCross = b.lonDeg + (yc - yi) / (yj - yi) * (a.lonDeg - b.lonDeg)
+                            // The number of centres west of the crossing; far from an integer
+                            // for every centre that is labelled (it is farther than half a cell).
+                            let q = ((xCross - west) * invLon - 0.5).rounded(.up)
+                            let k = q <= 0 ? 0 : (q >= Double(columns) ? columns : Int(q))
+                            flips[y * stride + k] ^= 1
+                        }
+                    }
+                    j = i
+                    i += 1
+                }
+            }
+
+            // Label the unmarked cells by the parity at their centres: the crossings east of
+            // centre x are those recorded after x + 1 or more centres.
+            let wordStart = words.count
+            words.append(contentsOf: repeatElement(0, count: (rows * columns + 31) / 32))
+            words.withUnsafeMutableBufferPointer { w in
+                for y in 0..<rows {
+                    var parity: UInt8 = flips[y * stride + columns]
+                    var x = columns - 1
+                    while x >= 0 {
+                        let cell = y * columns + x
+                        if marked[cell] == 0 {
+                            let code = parity != 0 ? PolygonCellGrids.inCode : PolygonCellGrids.outCode
+                            w[wordStart + cell >> 5] |= code << UInt64((cell & 31) << 1)
+                        }
+                        parity ^= flips[y * stride + x]
+                        x -= 1
+                    }
+                }
+            }
+            return Header(south: south, west: west, invCellLat: invLat, invCellLon: invLon,
+                          rows: Int32(rows), columns: Int32(columns), wordStart: wordStart)
+        }
+    }
+}
