@@ -40,12 +40,13 @@ import Foundation
 ///    so from every edge, and outside every ring: OUT.
 ///
 /// Cells: about `cellsPerEdge` per edge (at least 256, at most 4,096), shaped to the box in
-/// metres; 2 bits each, so 64 bytes for a 32-vertex polygon at the minimum. A grid is not built
-/// for a polygon reaching within a degree of a pole (its longitude margin would be unbounded).
+/// metres within at most 32 columns and 128 rows; 2 bits each, one 64-bit word per row (about
+/// 180 bytes for a 32-vertex polygon). A grid is not built for a polygon reaching within a degree
+/// of a pole (its longitude margin would be unbounded).
 struct PolygonCellGrids: Sendable {
     /// One region's grid: `rows x columns` cells over latitudes `south ...` and longitudes
-    /// `west ...`; cell (row, column) is the 2-bit code at bit `2 (c % 32)` of word
-    /// `wordStart + c / 32`, `c = row * columns + column`. `rows == 0`: no grid.
+    /// `west ...`; cell (row, column) is the 2-bit code at bit `2 column` of word
+    /// `wordStart + row`. `rows == 0`: no grid.
     struct Header: Sendable {
         var south: Double
         var west: Double
@@ -63,7 +64,7 @@ struct PolygonCellGrids: Sendable {
 
     /// Cells per edge of the polygon, before the bounds below.
     static let cellsPerEdge = 16
-    static let minCells = 256, maxCells = 4_096, maxSide = 64
+    static let minCells = 256, maxCells = 4_096, maxColumns = 32, maxRows = 128
 
     let headers: FixedBuffer<Header>
     let words: FixedBuffer<UInt64>
@@ -71,7 +72,7 @@ struct PolygonCellGrids: Sendable {
     /// The grids of `regions`' polygons (one header per region; circles and negative hysteresis
     /// have none). `marginFactor` scales every margin: 1 except in the tests that show a smaller
     /// margin gives wrong classes.
-    /// - Complexity: O(cells + edges x cells each edge reaches + rows x edges straddling them).
+    /// - Complexity: O(rows + edges x cells each edge reaches + rows each edge spans).
     init(regions: CompiledRegions.View, marginFactor: Double = 1) {
         var headers: [Header] = []
         headers.reserveCapacity(regions.records.count)
@@ -111,19 +112,18 @@ struct PolygonCellGrids: Sendable {
             let fy = (latDeg - g.south) * g.invCellLat
             let fx = (lonDeg - g.west) * g.invCellLon
             if !(fy >= 0 && fy < Double(g.rows) && fx >= 0 && fx < Double(g.columns)) { return .outside }
-            let c = Int(fy) &* Int(g.columns) &+ Int(fx)
-            let code = (words[g.wordStart &+ (c >> 5)] >> UInt64((c & 31) << 1)) & 3
+            let code = (words[g.wordStart &+ Int(fy)] >> UInt64(Int(fx) << 1)) & 3
             return code == PolygonCellGrids.inCode ? .inside : (code == PolygonCellGrids.outCode ? .outside : nil)
         }
     }
 
     /// Builds one grid at a time in scratch memory allocated once.
     private struct Builder {
-        /// Per cell: 1 when some edge comes within the margin.
-        let marked = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: PolygonCellGrids.maxCells)
-        /// Per row, `columns + 1` entries: entry `q` is the parity of the row's crossings that
-        /// lie east of exactly the first `q` cell centres.
-        let flips = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: PolygonCellGrids.maxSide * (PolygonCellGrids.maxSide + 1))
+        /// Per row: bit x set when some edge comes within the margin of cell x.
+        let marked = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: PolygonCellGrids.maxRows)
+        /// Per row: bit q flipped for every crossing of the row's centre line that lies east of
+        /// exactly the first q cell centres.
+        let flips = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: PolygonCellGrids.maxRows)
 
         func free() {
             marked.deallocate()
@@ -136,6 +136,17 @@ struct PolygonCellGrids: Sendable {
         static func cell(_ value: Double, _ origin: Double, _ inv: Double, _ slack: Double, _ count: Int) -> Int {
             let f = (value - origin) * inv + slack
             return f <= 0 ? 0 : (f >= Double(count - 1) ? count - 1 : Int(f))
+        }
+
+        /// The low 32 bits of `x` moved to the even bits of the result.
+        @inline(__always)
+        static func spread(_ x: UInt64) -> UInt64 {
+            var v = x & 0xFFFF_FFFF
+            v = (v | v << 16) & 0x0000_FFFF_0000_FFFF
+            v = (v | v << 8) & 0x00FF_00FF_00FF_00FF
+            v = (v | v << 4) & 0x0F0F_0F0F_0F0F_0F0F
+            v = (v | v << 2) & 0x3333_3333_3333_3333
+            return (v | v << 1) & 0x5555_5555_5555_5555
         }
 
         func grid(vertices v: UnsafeBufferPointer<RegionGeometry.Vertex>, chunks: UnsafeBufferPointer<RegionGeometry.EdgeChunk>,
@@ -158,15 +169,13 @@ struct PolygonCellGrids: Sendable {
             // Cells about square in metres.
             let target = min(PolygonCellGrids.maxCells, max(PolygonCellGrids.minCells, edges * PolygonCellGrids.cellsPerEdge))
             let aspect = (east - west) * cos(Earth.radians((south + north) / 2)) / (north - south)
-            let side = PolygonCellGrids.maxSide
-            let columns = min(side, max(1, Int((Double(target) * aspect).squareRoot().rounded())))
-            let rows = min(side, max(1, target / columns))
+            let columns = min(PolygonCellGrids.maxColumns, max(1, Int((Double(target) * aspect).squareRoot().rounded())))
+            let rows = min(PolygonCellGrids.maxRows, max(1, target / columns))
             let invLat = Double(rows) / (north - south), invLon = Double(columns) / (east - west)
             let cellLat = (north - south) / Double(rows)
             guard invLat.isFinite, invLon.isFinite, invLat > 0, invLon > 0 else { return .none }
-            let stride = columns + 1
-            marked.baseAddress.unsafelyUnwrapped.update(repeating: 0, count: rows * columns)
-            flips.baseAddress.unsafelyUnwrapped.update(repeating: 0, count: rows * stride)
+            marked.baseAddress.unsafelyUnwrapped.update(repeating: 0, count: rows)
+            flips.baseAddress.unsafelyUnwrapped.update(repeating: 0, count: rows)
 
             for c in chunks {
                 var i = c.first
@@ -186,9 +195,8 @@ struct PolygonCellGrids: Sendable {
                         let y1 = Builder.cell(max(lat0, lat1) + dLat, south, invLat, 0.01, rows)
                         let x0 = Builder.cell(min(lon0, lon1) - dLon, west, invLon, -0.01, columns)
                         let x1 = Builder.cell(max(lon0, lon1) + dLon, west, invLon, 0.01, columns)
-                        for y in y0...y1 {
-                            for x in x0...x1 { marked[y * columns + x] = 1 }
-                        }
+                        let bits = (UInt64(2) << UInt64(x1)) &- (UInt64(1) << UInt64(x0))
+                        for y in y0...y1 { marked[y] |= bits }
                         lat0 = lat1
                         lon0 = lon1
                     }
@@ -204,7 +212,7 @@ struct PolygonCellGrids: Sendable {
                             // for every centre that is labelled (it is farther than half a cell).
                             let q = ((xCross - west) * invLon - 0.5).rounded(.up)
                             let k = q <= 0 ? 0 : (q >= Double(columns) ? columns : Int(q))
-                            flips[y * stride + k] ^= 1
+                            flips[y] ^= UInt64(1) << UInt64(k)
                         }
                     }
                     j = i
@@ -212,24 +220,22 @@ struct PolygonCellGrids: Sendable {
                 }
             }
 
-            // Label the unmarked cells by the parity at their centres: the crossings east of
-            // centre x are those recorded after x + 1 or more centres.
+            // Label the unmarked cells by the parity at their centres. The centre of cell x has
+            // east of it the crossings flipped at bits above x; every ring crosses a line an even
+            // number of times (the straddle test changes sides an even number of times around a
+            // closed ring), so that parity is also the XOR of bits 0 ... x: a prefix XOR.
+            let valid = (UInt64(2) << UInt64(columns - 1)) &- 1
             let wordStart = words.count
-            words.append(contentsOf: repeatElement(0, count: (rows * columns + 31) / 32))
-            words.withUnsafeMutableBufferPointer { w in
-                for y in 0..<rows {
-                    var parity: UInt8 = flips[y * stride + columns]
-                    var x = columns - 1
-                    while x >= 0 {
-                        let cell = y * columns + x
-                        if marked[cell] == 0 {
-                            let code = parity != 0 ? PolygonCellGrids.inCode : PolygonCellGrids.outCode
-                            w[wordStart + cell >> 5] |= code << UInt64((cell & 31) << 1)
-                        }
-                        parity ^= flips[y * stride + x]
-                        x -= 1
-                    }
-                }
+            for y in 0..<rows {
+                var parity = flips[y]
+                parity ^= parity << 1
+                parity ^= parity << 2
+                parity ^= parity << 4
+                parity ^= parity << 8
+                parity ^= parity << 16
+                let clean = ~marked[y] & valid
+                let inside = parity & clean, outside = ~parity & clean
+                words.append(Builder.spread(inside) &* PolygonCellGrids.inCode | Builder.spread(outside) &* PolygonCellGrids.outCode)
             }
             return Header(south: south, west: west, invCellLat: invLat, invCellLon: invLon,
                           rows: Int32(rows), columns: Int32(columns), wordStart: wordStart)
