@@ -130,12 +130,11 @@ struct PolygonCellGrids: Sendable {
             flips.deallocate()
         }
 
-        /// The index of the cell holding `value` moved by `slack` cells, on an axis of `count`
-        /// cells from `origin` (`inv` cells per degree), clamped to the axis.
+        /// The cell at position `f` (in cells from the axis' origin) on an axis of `count`
+        /// cells, clamped to the axis.
         @inline(__always)
-        static func cell(_ value: Double, _ origin: Double, _ inv: Double, _ slack: Double, _ count: Int) -> Int {
-            let f = (value - origin) * inv + slack
-            return f <= 0 ? 0 : (f >= Double(count - 1) ? count - 1 : Int(f))
+        static func index(_ f: Double, _ count: Int) -> Int {
+            f <= 0 ? 0 : (f >= Double(count - 1) ? count - 1 : Int(f))
         }
 
         /// The low 32 bits of `x` moved to the even bits of the result.
@@ -177,34 +176,36 @@ struct PolygonCellGrids: Sendable {
             marked.baseAddress.unsafelyUnwrapped.update(repeating: 0, count: rows)
             flips.baseAddress.unsafelyUnwrapped.update(repeating: 0, count: rows)
 
+            // Positions in cells, the margins in cells widened by 0.01 cell (point 1).
+            let mLat = dLat * invLat + 0.01, mLon = dLon * invLon + 0.01
             for c in chunks {
                 var i = c.first
                 var j = i == c.ringFirst ? c.ringEnd - 1 : i - 1
                 while i < c.end {
                     let a = v[j], b = v[i]
+                    let ya = (a.latDeg - south) * invLat, yb = (b.latDeg - south) * invLat
+                    let xa = (a.lonDeg - west) * invLon, xb = (b.lonDeg - west) * invLon
                     // Point 1: mark every cell a piece of the edge (at most a cell long) reaches
-                    // within the margin, each range widened by 0.01 cell.
-                    let span = max(abs(b.latDeg - a.latDeg) * invLat, abs(b.lonDeg - a.lonDeg) * invLon)
+                    // within the margin.
+                    let span = max(abs(yb - ya), abs(xb - xa))
                     let pieces = span < 1 ? 1 : min(256, Int(span) + 1)
-                    var lat0 = a.latDeg, lon0 = a.lonDeg
+                    var y0 = ya, x0 = xa
                     for p in 1...pieces {
                         let t = Double(p) / Double(pieces)
-                        let lat1 = p == pieces ? b.latDeg : a.latDeg + t * (b.latDeg - a.latDeg)
-                        let lon1 = p == pieces ? b.lonDeg : a.lonDeg + t * (b.lonDeg - a.lonDeg)
-                        let y0 = Builder.cell(min(lat0, lat1) - dLat, south, invLat, -0.01, rows)
-                        let y1 = Builder.cell(max(lat0, lat1) + dLat, south, invLat, 0.01, rows)
-                        let x0 = Builder.cell(min(lon0, lon1) - dLon, west, invLon, -0.01, columns)
-                        let x1 = Builder.cell(max(lon0, lon1) + dLon, west, invLon, 0.01, columns)
-                        let bits = (UInt64(2) << UInt64(x1)) &- (UInt64(1) << UInt64(x0))
-                        for y in y0...y1 { marked[y] |= bits }
-                        lat0 = lat1
-                        lon0 = lon1
+                        let y1 = p == pieces ? yb : ya + t * (yb - ya)
+                        let x1 = p == pieces ? xb : xa + t * (xb - xa)
+                        let bits = (UInt64(2) << UInt64(Builder.index(max(x0, x1) + mLon, columns)))
+                            &- (UInt64(1) << UInt64(Builder.index(min(x0, x1) - mLon, columns)))
+                        for y in Builder.index(min(y0, y1) - mLat, rows)...Builder.index(max(y0, y1) + mLat, rows) { marked[y] |= bits }
+                        y0 = y1
+                        x0 = x1
                     }
                     // Point 2: where the edge crosses the rows' centre lines, by the exact
-                    // path's test, recorded as a flip after the cell centres west of it.
+                    // path's test, recorded as a flip after the cell centres west of it. The
+                    // test can hold only for rows whose centre (position y + 0.5) lies between
+                    // the ends.
                     let yi = b.latDeg, yj = a.latDeg
-                    let r0 = Builder.cell(min(yi, yj), south, invLat, -1, rows), r1 = Builder.cell(max(yi, yj), south, invLat, 1, rows)
-                    for y in r0...r1 {
+                    for y in Builder.index(min(ya, yb) - 0.51, rows)...Builder.index(max(ya, yb) - 0.49, rows) {
                         let yc = south + (Double(y) + 0.5) * cellLat
                         if (yi > yc) != (yj > yc) {
                             let xCross = b.lonDeg + (yc - yi) / (yj - yi) * (a.lonDeg - b.lonDeg)
