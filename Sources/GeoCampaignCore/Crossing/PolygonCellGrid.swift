@@ -16,7 +16,7 @@ import Foundation
 /// which is also what the paths it stands in front of give):
 ///
 /// 1. Distance. An edge lies in the box of its ends, and every piece of an edge cut into pieces
-///    of at most a cell lies in the box of the piece's ends. A fix farther than `dLat` degrees in
+///    of at most two cells lies in the box of the piece's ends. A fix farther than `dLat` degrees in
 ///    latitude from a box has `|y| = R |dlat| > m` to every point of it in the local projection
 ///    of semantics.md 1; farther than `dLon = dLat / cos(phi)` in longitude, with `phi` the grid's
 ///    latitude farthest from the equator, it has `|x| = R cos(lat) |dlon| > m` (the fix's
@@ -130,11 +130,11 @@ struct PolygonCellGrids: Sendable {
             flips.deallocate()
         }
 
-        /// The cell at position `f` (in cells from the axis' origin) on an axis of `count`
-        /// cells, clamped to the axis.
+        /// The cell at position `f` (in cells from the axis' origin) on an axis whose last
+        /// cell is `last`, clamped to the axis.
         @inline(__always)
-        static func index(_ f: Double, _ count: Int) -> Int {
-            f <= 0 ? 0 : (f >= Double(count - 1) ? count - 1 : Int(f))
+        static func index(_ f: Double, _ last: Double) -> Int {
+            Int(f <= 0 ? 0 : (f >= last ? last : f))
         }
 
         /// The low 32 bits of `x` moved to the even bits of the result.
@@ -178,6 +178,7 @@ struct PolygonCellGrids: Sendable {
 
             // Positions in cells, the margins in cells widened by 0.01 cell (point 1).
             let mLat = dLat * invLat + 0.01, mLon = dLon * invLon + 0.01
+            let lastRow = Double(rows - 1), lastColumn = Double(columns - 1)
             for c in chunks {
                 var i = c.first
                 var j = i == c.ringFirst ? c.ringEnd - 1 : i - 1
@@ -185,18 +186,23 @@ struct PolygonCellGrids: Sendable {
                     let a = v[j], b = v[i]
                     let ya = (a.latDeg - south) * invLat, yb = (b.latDeg - south) * invLat
                     let xa = (a.lonDeg - west) * invLon, xb = (b.lonDeg - west) * invLon
-                    // Point 1: mark every cell a piece of the edge (at most a cell long) reaches
+                    // Point 1: mark every cell a piece of the edge (at most 2 cells long) reaches
                     // within the margin.
                     let span = max(abs(yb - ya), abs(xb - xa))
-                    let pieces = span < 1 ? 1 : min(256, Int(span) + 1)
+                    let pieces = span < 2 ? 1 : min(256, Int(span / 2) + 1)
                     var y0 = ya, x0 = xa
                     for p in 1...pieces {
                         let t = Double(p) / Double(pieces)
                         let y1 = p == pieces ? yb : ya + t * (yb - ya)
                         let x1 = p == pieces ? xb : xa + t * (xb - xa)
-                        let bits = (UInt64(2) << UInt64(Builder.index(max(x0, x1) + mLon, columns)))
-                            &- (UInt64(1) << UInt64(Builder.index(min(x0, x1) - mLon, columns)))
-                        for y in Builder.index(min(y0, y1) - mLat, rows)...Builder.index(max(y0, y1) + mLat, rows) { marked[y] |= bits }
+                        let bits = (UInt64(2) << UInt64(Builder.index(max(x0, x1) + mLon, lastColumn)))
+                            &- (UInt64(1) << UInt64(Builder.index(min(x0, x1) - mLon, lastColumn)))
+                        var y = Builder.index(min(y0, y1) - mLat, lastRow)
+                        let yEnd = Builder.index(max(y0, y1) + mLat, lastRow)
+                        while y <= yEnd {
+                            marked[y] |= bits
+                            y += 1
+                        }
                         y0 = y1
                         x0 = x1
                     }
@@ -205,7 +211,10 @@ struct PolygonCellGrids: Sendable {
                     // test can hold only for rows whose centre (position y + 0.5) lies between
                     // the ends.
                     let yi = b.latDeg, yj = a.latDeg
-                    for y in Builder.index(min(ya, yb) - 0.51, rows)...Builder.index(max(ya, yb) - 0.49, rows) {
+                    var y = Builder.index(min(ya, yb) - 0.51, lastRow)
+                    let yEnd = Builder.index(max(ya, yb) - 0.49, lastRow)
+                    while y <= yEnd {
+                        defer { y += 1 }
                         let yc = south + (Double(y) + 0.5) * cellLat
                         if (yi > yc) != (yj > yc) {
                             let xCross = b.lonDeg + (yc - yi) / (yj - yi) * (a.lonDeg - b.lonDeg)
