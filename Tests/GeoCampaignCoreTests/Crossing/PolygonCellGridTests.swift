@@ -132,7 +132,6 @@ final class PolygonCellGridTests: XCTestCase {
     /// right, on both sides and at the neighbours.
     func testGridAtBisectedThresholds() {
         var rng = SplitMix64(seed: 15_102)
-        let m = 1 / Earth.radiusM * 180 / Double.pi
         let shapes = Self.polygons(&rng, count: 80)
         var thresholds = 0, decided = 0
         for h in [0, 0.0005, 0.002, 1] {
@@ -144,17 +143,7 @@ final class PolygonCellGridTests: XCTestCase {
                     guard case let .polygon(parts) = shape.element else { continue }
                     let ring = parts[0].outer
                     for _ in 0..<6 {
-                        let i = Int(rng.next() % UInt64(ring.count))
-                        let a = ring[i], b = ring[(i + 1) % ring.count]
-                        let f = 0.1 + 0.8 * rng.unit()
-                        let base = Coordinate(lat: a.lat + f * (b.lat - a.lat), lon: a.lon + f * (b.lon - a.lon))
-                        let k = cos(base.lat * Double.pi / 180)
-                        let ey = (b.lat - a.lat) / m, ex = (b.lon - a.lon) * k / m
-                        let len = (ex * ex + ey * ey).squareRoot()
-                        guard len > 0.01 else { continue }
-                        func at(_ s: Double) -> Coordinate {
-                            Coordinate(lat: base.lat + s * ex / len * m, lon: base.lon - s * ey / len * m / k)
-                        }
+                        guard let (base, at) = PolygonClassificationTests.edgeNormal(ring, &rng) else { continue }
                         func exact(_ p: Coordinate) -> FixClass { FixClass(depthM: g.placement(of: p).depthM, hysteresisM: h) }
                         let reach = max(0.005, 2 * h)
                         for (lo0, hi0) in [(-reach, 0.0), (0.0, reach)] {

@@ -143,7 +143,6 @@ final class PolygonClassificationTests: XCTestCase {
     /// its neighbours. A path that trusted containment within 2 mm of an edge fails here.
     func testContainmentClassAtBisectedThresholds() {
         var rng = SplitMix64(seed: 15_002)
-        let m = 1 / Earth.radiusM * 180 / Double.pi
         var thresholds = 0, changes = 0
         for _ in 0..<150 {
             let shape = Self.randomPolygon(&rng)
@@ -151,18 +150,7 @@ final class PolygonClassificationTests: XCTestCase {
             guard case let .polygon(parts) = shape else { continue }
             let ring = parts[0].outer
             for _ in 0..<10 {
-                let i = Int(rng.next() % UInt64(ring.count))
-                let a = ring[i], b = ring[(i + 1) % ring.count]
-                let f = 0.1 + 0.8 * rng.unit()
-                let base = Coordinate(lat: a.lat + f * (b.lat - a.lat), lon: a.lon + f * (b.lon - a.lon))
-                // The edge's normal in metres, turned back into degrees.
-                let k = cos(base.lat * Double.pi / 180)
-                let ey = (b.lat - a.lat) / m, ex = (b.lon - a.lon) * k / m
-                let len = (ex * ex + ey * ey).squareRoot()
-                guard len > 0.01 else { continue }
-                func at(_ s: Double) -> Coordinate {
-                    Coordinate(lat: base.lat + s * ex / len * m, lon: base.lon - s * ey / len * m / k)
-                }
+                guard let (base, at) = Self.edgeNormal(ring, &rng) else { continue }
                 for h in [0, 0.0005] {
                     // Bisect the offsets s (metres along the normal) in [-5 mm, 0] and [0, 5 mm] where the class changes.
                     for (lo0, hi0) in [(-0.005, 0.0), (0.0, 0.005)] {
@@ -185,6 +173,22 @@ final class PolygonClassificationTests: XCTestCase {
         }
         XCTAssertGreaterThan(thresholds, 1_000)
         XCTAssertEqual(changes, thresholds)
+    }
+
+    /// A random point of a random edge of `ring` (10-90% along it) and the points `s` metres
+    /// from it along the edge's normal (in metres, turned back into degrees); nil for an edge
+    /// under 1 cm.
+    static func edgeNormal(_ ring: [Coordinate], _ rng: inout SplitMix64) -> (base: Coordinate, at: (Double) -> Coordinate)? {
+        let m = 1 / Earth.radiusM * 180 / Double.pi
+        let i = Int(rng.next() % UInt64(ring.count))
+        let a = ring[i], b = ring[(i + 1) % ring.count]
+        let f = 0.1 + 0.8 * rng.unit()
+        let base = Coordinate(lat: a.lat + f * (b.lat - a.lat), lon: a.lon + f * (b.lon - a.lon))
+        let k = cos(base.lat * Double.pi / 180)
+        let ey = (b.lat - a.lat) / m, ex = (b.lon - a.lon) * k / m
+        let len = (ex * ex + ey * ey).squareRoot()
+        guard len > 0.01 else { return nil }
+        return (base, { s in Coordinate(lat: base.lat + s * ex / len * m, lon: base.lon - s * ey / len * m / k) })
     }
 
     func testContainmentClassOnlyForPolygonsAtSmallHysteresis() {
