@@ -25,6 +25,8 @@ struct CrossingCore: Sendable {
 
     let groups: FixedBuffer<Group>
     let regions: CompiledRegions
+    /// Per polygon, the grid that decides most fixes without looking at an edge.
+    let cells: PolygonCellGrids
     /// Index over each region's box grown by its hysteresis plus `CrossingEngine.indexMarginM`.
     let index: RegionIndex
     /// Number of campaigns (the length of every result).
@@ -49,8 +51,10 @@ struct CrossingCore: Sendable {
          campaign: [Int32], localRegion: [Int32], groups: [Group], campaignCount: Int) {
         let geometries = compiled.heads
         let classifiers = geometries.enumerated().map { $0.element.circleClassifier(hysteresisM: hysteresisM[$0.offset]) }
-        regions = CompiledRegions(compiled: compiled, classifiers: classifiers, hysteresisM: hysteresisM, confirmMs: confirmMs,
-                                  group: group, campaign: campaign, localRegion: localRegion)
+        let compiledRegions = CompiledRegions(compiled: compiled, classifiers: classifiers, hysteresisM: hysteresisM, confirmMs: confirmMs,
+                                              group: group, campaign: campaign, localRegion: localRegion)
+        regions = compiledRegions
+        cells = withExtendedLifetime(compiledRegions) { PolygonCellGrids(regions: compiledRegions.view) }
         var entries: [(box: BoundingBox, owner: Int32)] = []
         entries.reserveCapacity(geometries.count)
         for (r, g) in geometries.enumerated() {
@@ -146,6 +150,7 @@ struct CrossingCore: Sendable {
     private func collect(fixes: UnsafeBufferPointer<Fix>, tEnd: Int64,
                          resume: (state: UnsafeMutablePointer<CrossingResume>, compiled: [[Int32]])?) -> [[Visit]] {
         let regions = self.regions.view
+        let cells = self.cells.view
         let records = regions.records
         let probe = index.probe
         let groups = self.groups.elements
@@ -238,13 +243,18 @@ struct CrossingCore: Sendable {
                 }
                 // Without a track only IN matters, and it cannot be outside the region's box.
                 if k == existing && !insideBoxes[r].mayContain(lat: fix.lat, lon: fix.lon) { continue }
-                if !radians {
-                    radians = true
-                    latRad = Earth.radians(fix.lat)
-                    lonRad = Earth.radians(fix.lon)
-                    cosLat = cos(latRad)
+                let c: FixClass
+                if let decided = cells.classify(r, latDeg: fix.lat, lonDeg: fix.lon) {
+                    c = decided
+                } else {
+                    if !radians {
+                        radians = true
+                        latRad = Earth.radians(fix.lat)
+                        lonRad = Earth.radians(fix.lon)
+                        cosLat = cos(latRad)
+                    }
+                    c = regions.classify(r, latDeg: fix.lat, lonDeg: fix.lon, latRad: latRad, lonRad: lonRad, cosLat: cosLat)
                 }
-                let c = regions.classify(r, latDeg: fix.lat, lonDeg: fix.lon, latRad: latRad, lonRad: lonRad, cosLat: cosLat)
                 if k < existing {
                     tracks[k].stamp = stamp
                     if case let .done(visit) = tracks[k].advance(c, at: t, confirmMs: confirm) {

@@ -67,9 +67,10 @@ final class PolygonClassificationTests: XCTestCase {
 
     // MARK: - The containment path (hysteresis 0 to the boundary tolerance)
 
-    /// A random polygon around (45, 10): a star-shaped outer ring of 3-80 vertices (some
+    /// A random polygon around (45, 10): a star-shaped outer ring of 3-`maxVertices` vertices (some
     /// rings are twisted, as official data can be), sometimes a hole, sometimes a second part.
-    static func randomPolygon(_ rng: inout SplitMix64) -> Region.Shape {
+    /// `scale` multiplies the radius (20-420 m at 1) and `maxVertices` bounds the outer ring.
+    static func randomPolygon(_ rng: inout SplitMix64, scale: Double = 1, maxVertices: Int = 80) -> Region.Shape {
         let m = 1 / Earth.radiusM * 180 / Double.pi
         let cLat = 45 + (rng.unit() - 0.5) * 0.01, cLon = 10 + (rng.unit() - 0.5) * 0.01
         func ring(_ lat: Double, _ lon: Double, _ radius: Double, _ k: Int, twisted: Bool) -> [Coordinate] {
@@ -80,8 +81,8 @@ final class PolygonClassificationTests: XCTestCase {
                 return Coordinate(lat: lat + r * m * sin(a), lon: lon + r * m * cos(a) / cos(lat * Double.pi / 180))
             }
         }
-        let radius = 20 + rng.unit() * 400
-        let outer = ring(cLat, cLon, radius, 3 + Int(rng.next() % 78), twisted: rng.unit() < 0.2)
+        let radius = (20 + rng.unit() * 400) * scale
+        let outer = ring(cLat, cLon, radius, 3 + Int(rng.next() % UInt64(maxVertices - 2)), twisted: rng.unit() < 0.2)
         let holes = rng.unit() < 0.3 ? [ring(cLat, cLon, radius * 0.2, 3 + Int(rng.next() % 10), twisted: false)] : []
         var parts = [Region.PolygonPart(outer: outer, holes: holes)]
         if rng.unit() < 0.2 {
@@ -142,7 +143,6 @@ final class PolygonClassificationTests: XCTestCase {
     /// its neighbours. A path that trusted containment within 2 mm of an edge fails here.
     func testContainmentClassAtBisectedThresholds() {
         var rng = SplitMix64(seed: 15_002)
-        let m = 1 / Earth.radiusM * 180 / Double.pi
         var thresholds = 0, changes = 0
         for _ in 0..<150 {
             let shape = Self.randomPolygon(&rng)
@@ -150,18 +150,7 @@ final class PolygonClassificationTests: XCTestCase {
             guard case let .polygon(parts) = shape else { continue }
             let ring = parts[0].outer
             for _ in 0..<10 {
-                let i = Int(rng.next() % UInt64(ring.count))
-                let a = ring[i], b = ring[(i + 1) % ring.count]
-                let f = 0.1 + 0.8 * rng.unit()
-                let base = Coordinate(lat: a.lat + f * (b.lat - a.lat), lon: a.lon + f * (b.lon - a.lon))
-                // The edge's normal in metres, turned back into degrees.
-                let k = cos(base.lat * Double.pi / 180)
-                let ey = (b.lat - a.lat) / m, ex = (b.lon - a.lon) * k / m
-                let len = (ex * ex + ey * ey).squareRoot()
-                guard len > 0.01 else { continue }
-                func at(_ s: Double) -> Coordinate {
-                    Coordinate(lat: base.lat + s * ex / len * m, lon: base.lon - s * ey / len * m / k)
-                }
+                guard let (base, at) = Self.edgeNormal(ring, &rng) else { continue }
                 for h in [0, 0.0005] {
                     // Bisect the offsets s (metres along the normal) in [-5 mm, 0] and [0, 5 mm] where the class changes.
                     for (lo0, hi0) in [(-0.005, 0.0), (0.0, 0.005)] {
@@ -184,6 +173,22 @@ final class PolygonClassificationTests: XCTestCase {
         }
         XCTAssertGreaterThan(thresholds, 1_000)
         XCTAssertEqual(changes, thresholds)
+    }
+
+    /// A random point of a random edge of `ring` (10-90% along it) and the points `s` metres
+    /// from it along the edge's normal (in metres, turned back into degrees); nil for an edge
+    /// under 1 cm.
+    static func edgeNormal(_ ring: [Coordinate], _ rng: inout SplitMix64) -> (base: Coordinate, at: (Double) -> Coordinate)? {
+        let m = 1 / Earth.radiusM * 180 / Double.pi
+        let i = Int(rng.next() % UInt64(ring.count))
+        let a = ring[i], b = ring[(i + 1) % ring.count]
+        let f = 0.1 + 0.8 * rng.unit()
+        let base = Coordinate(lat: a.lat + f * (b.lat - a.lat), lon: a.lon + f * (b.lon - a.lon))
+        let k = cos(base.lat * Double.pi / 180)
+        let ey = (b.lat - a.lat) / m, ex = (b.lon - a.lon) * k / m
+        let len = (ex * ex + ey * ey).squareRoot()
+        guard len > 0.01 else { return nil }
+        return (base, { s in Coordinate(lat: base.lat + s * ex / len * m, lon: base.lon - s * ey / len * m / k) })
     }
 
     func testContainmentClassOnlyForPolygonsAtSmallHysteresis() {
