@@ -129,6 +129,6 @@ final class StateCommandTests: XCTestCase {
         try bytes.write(to: url)
         let r = try evaluate(2)
         XCTAssertEqual(r.status, 65)
-        XCTAssertTrue(r.stderr.contains("the state has schema version 9, newer than version 1 that this geocampaign reads"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("the state has schema version 9, newer than version 2 that this geocampaign reads"), r.stderr)
     }
 }

@@ -11,14 +11,20 @@ import Foundation
 /// A run holds the database's write lock from `begin` to `commit`: a second run on the same
 /// state waits for nothing and fails with a message instead.
 public final class StateStore {
-    /// The schema version this build reads and writes.
-    public static let schemaVersion: Int64 = 1
+    /// The schema version this build writes. Version 2 keeps each kept decision's rule id in the
+    /// user records (`UserState.recordVersion`); a state of version 1 is read and continued, and
+    /// becomes version 2 when a run commits to it.
+    public static let schemaVersion: Int64 = 2
+    /// The oldest schema version this build reads.
+    static let oldestSchemaVersion: Int64 = 1
     /// `PRAGMA application_id`: "geoc".
     static let applicationId: Int64 = 0x6765_6F63
 
     /// The path given.
     public let path: String
     let db: SQLiteDatabase
+    /// The schema version of the file as opened.
+    public private(set) var version: Int64
 
     /// One campaign the state knows.
     public struct CampaignEntry: Sendable, Equatable {
@@ -55,12 +61,8 @@ public final class StateStore {
         if !exists && !create { throw RunError.noInput("\(path): no such state") }
         db = try SQLiteDatabase(path: path, create: create)
         try db.exec("PRAGMA busy_timeout = 0")
-        let version: Int64
-        let app: Int64
-        do {
-            version = try db.pragma("user_version")
-            app = try db.pragma("application_id")
-        }
+        version = try db.pragma("user_version")
+        let app = try db.pragma("application_id")
         let tables = try db.prepare("SELECT count(*) FROM sqlite_master")
         _ = try tables.step()
         let empty = tables.int(0) == 0
@@ -75,6 +77,7 @@ public final class StateStore {
                 CREATE TABLE runs(run INTEGER PRIMARY KEY, at TEXT NOT NULL, batch TEXT NOT NULL, command TEXT NOT NULL, output BLOB, rejects BLOB);
                 COMMIT;
                 """)
+            version = Self.schemaVersion
             return
         }
         guard app == Self.applicationId else {
@@ -83,15 +86,22 @@ public final class StateStore {
         if version > Self.schemaVersion {
             throw RunError.data("\(path): the state has schema version \(version), newer than version \(Self.schemaVersion) that this geocampaign reads; use the newer geocampaign that wrote it")
         }
-        if version < 1 {
+        if version < Self.oldestSchemaVersion {
             throw RunError.data("\(path): the state has schema version \(version), which this geocampaign (version \(Self.schemaVersion)) cannot read")
         }
     }
 
-    /// Takes the write lock for one run.
-    public func begin() throws { try db.exec("BEGIN IMMEDIATE") }
+    /// Takes the write lock for one run; an older schema becomes the current one with the run's
+    /// commit (the records this build writes are of the current version).
+    public func begin() throws {
+        try db.exec("BEGIN IMMEDIATE")
+        if version < Self.schemaVersion { try db.exec("PRAGMA user_version = \(Self.schemaVersion)") }
+    }
     /// Makes the run's changes durable, all together.
-    public func commit() throws { try db.exec("COMMIT") }
+    public func commit() throws {
+        try db.exec("COMMIT")
+        version = Self.schemaVersion
+    }
     /// Drops the run's changes.
     public func rollback() { try? db.exec("ROLLBACK") }
 

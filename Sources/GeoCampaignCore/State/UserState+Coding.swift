@@ -1,6 +1,8 @@
 extension UserState {
-    /// The version of the record layout (the database's schema version covers it too).
-    static let recordVersion: UInt8 = 1
+    /// The version of the record layout (the database's schema version covers it too). Version 2
+    /// added each seed's rule id; records of version 1 (schema version 1) are still read, their
+    /// seeds with an unknown rule (empty `ruleId`).
+    static let recordVersion: UInt8 = 2
 
     /// The record, with campaign `c` written as state slot `slots[c]`.
     /// - Complexity: O(size of the state).
@@ -25,7 +27,7 @@ extension UserState {
             w.count(slots[Int(t.campaign)]); w.count(Int(t.region)); w.u8(t.kind.rawValue); w.i64(t.a); w.i64(t.b)
         }
         w.count(seeds.count)
-        for s in seeds { w.i64(s.time); w.u8(s.delivered ? 1 : 0); w.string(s.campaignId); w.string(s.offerId) }
+        for s in seeds { w.i64(s.time); w.u8(s.delivered ? 1 : 0); w.string(s.campaignId); w.string(s.offerId); w.string(s.ruleId) }
         return w.bytes
     }
 
@@ -34,7 +36,7 @@ extension UserState {
     /// - Returns: nil when the record is damaged.
     static func decoded(_ bytes: [UInt8], campaignOfSlot: [Int: Int], campaignCount: Int) -> UserState? {
         var r = StateReader(bytes)
-        guard r.u8() == recordVersion, let t0 = r.i64(), let tEnd = r.i64(), let settled = r.i64(), let held = r.count(minBytes: 0) else { return nil }
+        guard let version = r.u8(), version == 1 || version == recordVersion, let t0 = r.i64(), let tEnd = r.i64(), let settled = r.i64(), let held = r.count(minBytes: 0) else { return nil }
         var s = UserState(t0: t0, campaignCount: campaignCount)
         s.tEnd = tEnd
         s.settled = settled
@@ -66,10 +68,11 @@ extension UserState {
                 s.crossing.tracks.append(.init(campaign: Int32(c), region: Int32(truncatingIfNeeded: reg), kind: kind, a: a, b: b))
             }
         }
-        guard let ns = r.count(minBytes: 17) else { return nil }
+        guard let ns = r.count(minBytes: version == 1 ? 17 : 21) else { return nil }
         for _ in 0..<ns {
-            guard let time = r.i64(), let d = r.u8(), let cid = r.string(), let oid = r.string() else { return nil }
-            s.seeds.append(Arbiter.Seed(time: time, delivered: d == 1, campaignId: cid, offerId: oid))
+            guard let time = r.i64(), let d = r.u8(), let cid = r.string(), let oid = r.string(),
+                  let rid = version == 1 ? "" : r.string() else { return nil }
+            s.seeds.append(Arbiter.Seed(time: time, delivered: d == 1, campaignId: cid, offerId: oid, ruleId: rid))
         }
         guard r.atEnd else { return nil }
         return s
