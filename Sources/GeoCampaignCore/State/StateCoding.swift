@@ -44,6 +44,9 @@ struct StateReader {
         for (k, b) in s.enumerated() { v |= UInt32(b) << (8 * UInt32(k)) }
         return v
     }
+    /// A number written by `count` that is not a count of items (a slot, an index, a total):
+    /// not bounded by the bytes left.
+    mutating func number() -> Int? { u32().map(Int.init) }
     /// A count, bounded by the bytes left (each item takes at least `minBytes`).
     mutating func count(minBytes: Int = 1) -> Int? {
         guard let n = u32().map(Int.init), n <= (bytes.count - at) / max(1, minBytes) else { return nil }

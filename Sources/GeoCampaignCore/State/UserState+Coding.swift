@@ -1,7 +1,8 @@
 extension UserState {
     /// The version of the record layout (the database's schema version covers it too). Version 2
-    /// added each seed's rule id; records of version 1 (schema version 1) are still read, their
-    /// seeds with an unknown rule (empty `ruleId`).
+    /// added each seed's rule id, and writes the seeds' ids once each in a table that the seeds
+    /// index; records of version 1 (schema version 1) are still read, their seeds with an
+    /// unknown rule (empty `ruleId`).
     static let recordVersion: UInt8 = 2
 
     /// The record, with campaign `c` written as state slot `slots[c]`.
@@ -26,8 +27,19 @@ extension UserState {
         for t in crossing.tracks {
             w.count(slots[Int(t.campaign)]); w.count(Int(t.region)); w.u8(t.kind.rawValue); w.i64(t.a); w.i64(t.b)
         }
+        // The ids of the seeds, each once (a user's seeds name few campaigns, offers and rules).
+        var ids: [String] = [], number: [String: Int] = [:]
+        func index(_ id: String) -> Int {
+            if let k = number[id] { return k }
+            number[id] = ids.count
+            ids.append(id)
+            return ids.count - 1
+        }
+        let indexed = seeds.map { (index($0.campaignId), index($0.offerId), index($0.ruleId)) }
+        w.count(ids.count)
+        for id in ids { w.string(id) }
         w.count(seeds.count)
-        for s in seeds { w.i64(s.time); w.u8(s.delivered ? 1 : 0); w.string(s.campaignId); w.string(s.offerId); w.string(s.ruleId) }
+        for (s, k) in zip(seeds, indexed) { w.i64(s.time); w.u8(s.delivered ? 1 : 0); w.count(k.0); w.count(k.1); w.count(k.2) }
         return w.bytes
     }
 
@@ -36,7 +48,7 @@ extension UserState {
     /// - Returns: nil when the record is damaged.
     static func decoded(_ bytes: [UInt8], campaignOfSlot: [Int: Int], campaignCount: Int) -> UserState? {
         var r = StateReader(bytes)
-        guard let version = r.u8(), version == 1 || version == recordVersion, let t0 = r.i64(), let tEnd = r.i64(), let settled = r.i64(), let held = r.count(minBytes: 0) else { return nil }
+        guard let version = r.u8(), version == 1 || version == recordVersion, let t0 = r.i64(), let tEnd = r.i64(), let settled = r.i64(), let held = r.number() else { return nil }
         var s = UserState(t0: t0, campaignCount: campaignCount)
         s.tEnd = tEnd
         s.settled = settled
@@ -49,7 +61,7 @@ extension UserState {
         }
         guard let np = r.count(minBytes: 13) else { return nil }
         for _ in 0..<np {
-            guard let slot = r.count(minBytes: 0), let has = r.u8(), let pt0 = r.i64(), let nv = r.count(minBytes: 21) else { return nil }
+            guard let slot = r.number(), let has = r.u8(), let pt0 = r.i64(), let nv = r.count(minBytes: 21) else { return nil }
             var visits: [Visit] = []
             visits.reserveCapacity(nv)
             for _ in 0..<nv {
@@ -62,17 +74,33 @@ extension UserState {
         }
         guard let nt = r.count(minBytes: 25) else { return nil }
         for _ in 0..<nt {
-            guard let slot = r.count(minBytes: 0), let reg = r.u32(), let k = r.u8(), let kind = CrossingResume.Track.Kind(rawValue: k),
+            guard let slot = r.number(), let reg = r.u32(), let k = r.u8(), let kind = CrossingResume.Track.Kind(rawValue: k),
                   let a = r.i64(), let b = r.i64() else { return nil }
             if let c = campaignOfSlot[slot], c < campaignCount {
                 s.crossing.tracks.append(.init(campaign: Int32(c), region: Int32(truncatingIfNeeded: reg), kind: kind, a: a, b: b))
             }
         }
-        guard let ns = r.count(minBytes: version == 1 ? 17 : 21) else { return nil }
-        for _ in 0..<ns {
-            guard let time = r.i64(), let d = r.u8(), let cid = r.string(), let oid = r.string(),
-                  let rid = version == 1 ? "" : r.string() else { return nil }
-            s.seeds.append(Arbiter.Seed(time: time, delivered: d == 1, campaignId: cid, offerId: oid, ruleId: rid))
+        if version == 1 {
+            guard let ns = r.count(minBytes: 17) else { return nil }
+            for _ in 0..<ns {
+                guard let time = r.i64(), let d = r.u8(), let cid = r.string(), let oid = r.string() else { return nil }
+                s.seeds.append(Arbiter.Seed(time: time, delivered: d == 1, campaignId: cid, offerId: oid, ruleId: ""))
+            }
+        } else {
+            guard let ni = r.count(minBytes: 4) else { return nil }
+            var ids: [String] = []
+            ids.reserveCapacity(ni)
+            for _ in 0..<ni {
+                guard let id = r.string() else { return nil }
+                ids.append(id)
+            }
+            guard let ns = r.count(minBytes: 21) else { return nil }
+            s.seeds.reserveCapacity(ns)
+            for _ in 0..<ns {
+                guard let time = r.i64(), let d = r.u8(), let c = r.number(), let o = r.number(), let k = r.number(),
+                      c < ids.count, o < ids.count, k < ids.count else { return nil }
+                s.seeds.append(Arbiter.Seed(time: time, delivered: d == 1, campaignId: ids[c], offerId: ids[o], ruleId: ids[k]))
+            }
         }
         guard r.atEnd else { return nil }
         return s
