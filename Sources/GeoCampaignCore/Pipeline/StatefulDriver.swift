@@ -180,8 +180,14 @@ public struct StatefulDriver {
             try store.setMeta("final_at", now)
             try store.setMeta("final_run", String(runs + 1))
         }
-        try store.commit()
+        // The output file aside is synced beside the database's commit: only its rename must
+        // wait for the commit.
+        let synced = BackgroundTask(inBackground: toFile) { Result { try sink.sync() } }
+        let commit = Result { try store.commit() }
+        let sync = synced.value
+        try commit.get()
         committed = true
+        try sync.get()
         if !toFile { try sink.write(output) }
         try sink.close()
         try rejectsFile?.close()
