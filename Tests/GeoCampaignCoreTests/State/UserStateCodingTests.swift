@@ -29,6 +29,21 @@ final class UserStateCodingTests: XCTestCase {
         }
     }
 
+    /// Instants are written as differences: extreme ones (a new user's horizon, an entering
+    /// track's zero, visits out of order) round-trip too.
+    func testExtremeInstantsRoundTrip() {
+        var s = Self.state()
+        s.settled = .min
+        s.t0 = .min + 1
+        s.tEnd = .max
+        s.crossing.tracks.append(.init(campaign: 0, region: 7, kind: .entering, a: .max, b: 0))
+        s.campaigns[1].visits = [Visit(region: 1, enter: 5_000, exit: .max, lastSeen: .max, reason: .gap),
+                                 Visit(region: 0, enter: -5, exit: -1, lastSeen: -1, reason: .left)]
+        s.seeds[1].time = .min
+        let back = UserState.decoded(s.encoded(slots: [1, 2]), campaignOfSlot: [1: 0, 2: 1], campaignCount: 2)
+        XCTAssertEqual(back, s)
+    }
+
     func testADamagedRecordIsNil() {
         let record = Self.state().encoded(slots: [1, 2])
         for cut in [1, 10, record.count / 2, record.count - 1] {
