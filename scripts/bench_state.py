@@ -99,7 +99,7 @@ campaigns = os.path.join(M, "campaigns")
 bins = [("new", a.bin)] + ([("old", a.against)] if a.against else [])
 rows = {tag: [] for tag, _ in bins}
 for tag, _ in bins:
-    for f in ("state-%s.db" % tag, "state-%s.db-journal" % tag, "state-%s.db-wal" % tag, "state-%s.db-shm" % tag):
+    for f in ("state-%s.db" % tag, "state-%s.db-journal" % tag, "state-%s.db-wal" % tag, "state-%s.db-shm" % tag, "state-%s.db.before" % tag):
         if os.path.exists(os.path.join(run_dir, f)):
             os.remove(os.path.join(run_dir, f))
 differ = 0
@@ -112,6 +112,8 @@ for d in range(a.days):
         # With --repeat N, stateless and stateful runs alternate N times; each stateful one
         # starts from a copy of the state before the day, and the fastest of each is compared.
         before = state + ".before"
+        if os.path.exists(before):
+            os.remove(before)
         if a.repeat > 1 and os.path.exists(state):
             shutil.copyfile(state, before)
         w0s, w1s, rss = [], [], 0
