@@ -54,8 +54,10 @@ public final class StateStore {
     }
 
     /// Opens the state at `path`, creating it when it does not exist and `create` is true.
+    /// - Parameter busyTimeoutMs: how long a statement waits for another connection's lock
+    ///   before failing (0: at once, so that a second run fails instead of waiting).
     /// - Throws: `RunError` naming the path: not a state, a newer schema, cannot be opened.
-    public init(path: String, create: Bool) throws {
+    public init(path: String, create: Bool, busyTimeoutMs: Int = 0) throws {
         self.path = path
         let exists = FileManager.default.fileExists(atPath: path)
         if !exists && !create { throw RunError.noInput("\(path): no such state") }
@@ -65,12 +67,15 @@ public final class StateStore {
         // kept between runs and its header zeroed at commit instead of deleting it, which
         // saves the unlink and the folder's fsync of every commit. Both are as crash safe as
         // the defaults: the commit syncs the journal, then the database (synchronous = FULL).
-        try db.exec("PRAGMA busy_timeout = 0; PRAGMA cache_size = -262144; PRAGMA journal_mode = PERSIST")
+        try db.exec("PRAGMA busy_timeout = \(max(0, busyTimeoutMs)); PRAGMA cache_size = -262144; PRAGMA journal_mode = PERSIST")
         version = try db.pragma("user_version")
         let app = try db.pragma("application_id")
         let tables = try db.prepare("SELECT count(*) FROM sqlite_master")
         _ = try tables.step()
         let empty = tables.int(0) == 0
+        // An empty file opened without `create` is a state another run is creating: not
+        // written here (a reader such as --state-info would race that run's schema).
+        if empty && version == 0 && !create { throw RunError.noInput("\(path): no such state (an empty file)") }
         if empty && version == 0 {
             try db.exec("""
                 BEGIN IMMEDIATE;
@@ -95,6 +100,9 @@ public final class StateStore {
             throw RunError.data("\(path): the state has schema version \(version), which this geocampaign (version \(Self.schemaVersion)) cannot read")
         }
     }
+
+    /// How long statements wait for another connection's lock from now on (see `init`).
+    public func setBusyTimeout(ms: Int) throws { try db.exec("PRAGMA busy_timeout = \(max(0, ms))") }
 
     /// Takes the write lock for one run; an older schema becomes the current one with the run's
     /// commit (the records this build writes are of the current version).
