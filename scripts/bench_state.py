@@ -12,9 +12,12 @@ by day (old stateless, old stateful, new stateless, new stateful; the order swap
 day) on two states, since the shared machine's speed drifts; each day's stateful outputs of the
 two binaries are compared byte for byte, and both sets of figures are printed.
 
-Usage: scripts/bench_state.py [--bin .build/release/geocampaign] [--days 30] [--against OLD_BIN]
+With `--repeat N`, each batch's stateless and stateful runs alternate N times (each stateful
+run from a copy of the state before the batch) and the fastest of each are compared.
+
+Usage: scripts/bench_state.py [--bin .build/release/geocampaign] [--days 30] [--against OLD_BIN] [--repeat N]
 """
-import argparse, calendar, json, os, re, subprocess, sys, time
+import argparse, calendar, json, os, re, shutil, subprocess, sys, time
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(here)
@@ -22,7 +25,8 @@ ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
 ap.add_argument("--bin", default=os.path.join(root, ".build/release/geocampaign"))
 ap.add_argument("--days", type=int, default=30)
 ap.add_argument("--against", help="an older binary to alternate with --bin, outputs compared")
-ap.add_argument("--repeat", type=int, default=1, help="stateless runs per batch (the fastest is compared)")
+ap.add_argument("--repeat", type=int, default=1,
+                help="runs per batch, stateless and stateful alternating, each stateful one from the state before the batch (the fastest of each are compared)")
 a = ap.parse_args()
 
 M = os.path.join(root, "bench-data", "M")
@@ -95,7 +99,7 @@ campaigns = os.path.join(M, "campaigns")
 bins = [("new", a.bin)] + ([("old", a.against)] if a.against else [])
 rows = {tag: [] for tag, _ in bins}
 for tag, _ in bins:
-    for f in ("state-%s.db" % tag, "state-%s.db-journal" % tag, "state-%s.db-wal" % tag, "state-%s.db-shm" % tag):
+    for f in ("state-%s.db" % tag, "state-%s.db-journal" % tag, "state-%s.db-wal" % tag, "state-%s.db-shm" % tag, "state-%s.db.before" % tag):
         if os.path.exists(os.path.join(run_dir, f)):
             os.remove(os.path.join(run_dir, f))
 differ = 0
@@ -105,8 +109,24 @@ for d in range(a.days):
         state = os.path.join(run_dir, "state-%s.db" % tag)
         out = os.path.join(run_dir, "out-%s.jsonl" % tag)
         base = [binary, "evaluate", "--campaigns", campaigns, "--history", batch, "--include-suppressed", "--output", out]
-        w0 = min(run(base)[0] for _ in range(a.repeat))
-        w1, rss, err = run(base + ["--state", state])
+        # With --repeat N, stateless and stateful runs alternate N times; each stateful one
+        # starts from a copy of the state before the day, and the fastest of each is compared.
+        before = state + ".before"
+        if os.path.exists(before):
+            os.remove(before)
+        if a.repeat > 1 and os.path.exists(state):
+            shutil.copyfile(state, before)
+        w0s, w1s, rss = [], [], 0
+        for k in range(a.repeat):
+            w0s.append(run(base)[0])
+            if k > 0 and os.path.exists(before):
+                shutil.copyfile(before, state)
+            elif k > 0:
+                os.remove(state)
+            w, r, err = run(base + ["--state", state])
+            w1s.append(w)
+            rss = max(rss, r)
+        w0, w1 = min(w0s), min(w1s)
         info = subprocess.run([binary, "evaluate", "--state", state, "--state-info"], capture_output=True, text=True).stdout
         size = int(re.search(r"size: (\d+) bytes", info).group(1))
         users = int(re.search(r"users: (\d+)", info).group(1))
@@ -128,7 +148,10 @@ for tag, binary in bins:
     for r in rs:
         print(f"{r[0]:>4}{r[1]:>10,}{r[2]:>13.2f}{r[3]:>12.2f}{r[3] / r[2]:>7.2f}{r[4]:>9.0f}{r[5] / 1048576:>10.1f}{r[5] / max(1, r[6]):>8.0f}{r[6]:>8,}{r[7]:>7,}")
     ratios = sorted(r[3] / r[2] for r in rs)
-    print(f"stateful/stateless: median {ratios[len(ratios) // 2]:.2f}x, worst {ratios[-1]:.2f}x; peak {min(r[4] for r in rs):.0f}-{max(r[4] for r in rs):.0f} MB")
+    over = sum(1 for x in ratios if x > 1.5)
+    print(f"stateful/stateless: min {ratios[0]:.2f}x, median {ratios[len(ratios) // 2]:.2f}x, max {ratios[-1]:.2f}x; "
+          f"{over} of {len(ratios)} runs over 1.5x; peak {min(r[4] for r in rs):.0f}-{max(r[4] for r in rs):.0f} MB")
+    print(f"all {len(rs)} runs: stateless {sum(r[2] for r in rs):.1f} s, stateful {sum(r[3] for r in rs):.1f} s")
     if len(rs) >= 30:
         print(f"run 30 / run 2: {rs[29][3] / rs[1][3]:.2f}x")
 if a.against:

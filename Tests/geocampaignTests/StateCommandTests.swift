@@ -119,6 +119,31 @@ final class StateCommandTests: XCTestCase {
         XCTAssertEqual(try String(contentsOf: dir.appendingPathComponent("junk"), encoding: .utf8).prefix(7), "not a d", "the file is untouched")
     }
 
+    /// A state of schema version 1 (an older geocampaign's, whose kept decisions have no rule id)
+    /// is continued: runs 2 and 3 print what they print on a state this build made, but for the
+    /// reasons' naming of run 1's decisions; the state becomes version 2 with the first commit.
+    func testAStateOfSchemaVersion1IsContinued() throws {
+        let old = BinaryRunner.root.appendingPathComponent("Tests/Data/state-v1/after-batch-1.db")
+        try FileManager.default.copyItem(at: old, to: dir.appendingPathComponent("old"))
+        XCTAssertEqual(try info("old")["schema version"], "1")
+        XCTAssertEqual(try evaluate(1, state: "new").status, 0)
+        func withoutReasons(_ text: String) -> [String] {
+            text.split(separator: "\n").map { String($0).replacing(#/,"reason":.*\}$/#, with: "}") }
+        }
+        var named = 0
+        for k in 2...3 {
+            let extra = k == 3 ? ["--final"] : []
+            let a = try evaluate(k, state: "old", extra: extra), b = try evaluate(k, state: "new", extra: extra)
+            XCTAssertEqual(a.status, 0, a.stderr)
+            XCTAssertEqual(b.status, 0, b.stderr)
+            XCTAssertEqual(withoutReasons(a.stdout), withoutReasons(b.stdout), "run \(k)")
+            XCTAssertFalse(a.stdout.isEmpty)
+            named += b.stdout.split(separator: "\n").filter { $0.contains(#""by":[{"#) }.count
+            if k == 2 { XCTAssertEqual(try info("old")["schema version"], "2") }
+        }
+        XCTAssertGreaterThan(named, 0, "the runs have reasons that the comparison leaves aside")
+    }
+
     /// A state written by a newer geocampaign (a higher schema version) is refused, naming both versions.
     func testANewerSchemaIsRefusedNamingBothVersions() throws {
         XCTAssertEqual(try evaluate(1).status, 0)
@@ -129,6 +154,6 @@ final class StateCommandTests: XCTestCase {
         try bytes.write(to: url)
         let r = try evaluate(2)
         XCTAssertEqual(r.status, 65)
-        XCTAssertTrue(r.stderr.contains("the state has schema version 9, newer than version 1 that this geocampaign reads"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("the state has schema version 9, newer than version 2 that this geocampaign reads"), r.stderr)
     }
 }

@@ -9,13 +9,17 @@ extension Arbiter {
         /// The campaign and offer ids (an offer no longer known still counts for the limit).
         public var campaignId: String
         public var offerId: String
+        /// The rule that fired, to name the decision in a later decision's reason (`reason.by`);
+        /// empty when unknown (a record of schema version 1).
+        public var ruleId: String
 
         /// Creates a seed.
-        public init(time: Int64, delivered: Bool, campaignId: String, offerId: String) {
+        public init(time: Int64, delivered: Bool, campaignId: String, offerId: String, ruleId: String) {
             self.time = time
             self.delivered = delivered
             self.campaignId = campaignId
             self.offerId = offerId
+            self.ruleId = ruleId
         }
     }
 
@@ -37,5 +41,15 @@ extension Arbiter {
             base += c.offers.count
         }
         return nil
+    }
+
+    /// A seed as the earlier decision a reason names: its campaign and rule found by id in this
+    /// arbiter's campaigns; nil when either is no longer there (or the rule id is unknown), so
+    /// that the seed counts but is not named.
+    func priorDecision(_ seed: Seed) -> PriorDecision? {
+        guard let c = campaigns.campaigns.firstIndex(where: { $0.id == seed.campaignId }),
+              let r = campaigns.campaigns[c].rules.firstIndex(where: { $0.id == seed.ruleId && $0.offer == seed.offerId }) else { return nil }
+        return PriorDecision(trigger: Trigger(time: seed.time, campaign: c, rule: r, evidence: []),
+                             status: seed.delivered ? .delivered : .heldOut)
     }
 }

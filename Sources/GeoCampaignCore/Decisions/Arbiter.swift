@@ -119,20 +119,35 @@ public struct Arbiter: Sendable {
         run(userId: userId, triggers: triggers, explain: true)
     }
 
+    /// As `explainDecisions`, continuing after the decisions of earlier runs (`prior`, as for
+    /// `decide(userId:triggers:prior:)`): reasons name them as a one-shot run names them.
+    public func explainDecisions(userId: String, triggers: [Trigger], prior: [Seed]) -> [ExplainedDecision] {
+        run(userId: userId, triggers: triggers, explain: true, prior: prior)
+    }
+
     func run(userId: String, triggers: [Trigger], explain: Bool, prior: [Seed] = []) -> [ExplainedDecision] {
         // Delivered and held-out times per capped offer (by its slot), few per user; with
         // `explain`, the decisions themselves beside the times, to name them in reasons. Decisions
-        // of earlier runs (`prior`, a stateful run) count by their times; reasons name only this
-        // run's decisions.
+        // of earlier runs (`prior`, a stateful run) count by their times, and are named as this
+        // run's are when their campaign and rule are still known (`priorDecision`).
         var capHistory: [(slot: Int, times: [Int64], decisions: [PriorDecision])] = []
         var deliveredTimes: [Int64] = []
         var delivered: [PriorDecision] = []
         for seed in prior {
             let slot = self.slot(campaignId: seed.campaignId, offerId: seed.offerId)
+            let named = explain ? priorDecision(seed).map { [$0] } ?? [] : []
             if slot >= 0 && cap(ofSlot: slot) != nil {
-                if let h = capHistory.firstIndex(where: { $0.slot == slot }) { capHistory[h].times.append(seed.time) } else { capHistory.append((slot, [seed.time], [])) }
+                if let h = capHistory.firstIndex(where: { $0.slot == slot }) {
+                    capHistory[h].times.append(seed.time)
+                    capHistory[h].decisions += named
+                } else {
+                    capHistory.append((slot, [seed.time], named))
+                }
             }
-            if seed.delivered { deliveredTimes.append(seed.time) }
+            if seed.delivered {
+                deliveredTimes.append(seed.time)
+                delivered += named
+            }
         }
         var lastDelivered: Trigger?
         var heldOut = [Int8](repeating: -1, count: campaigns.campaigns.count)

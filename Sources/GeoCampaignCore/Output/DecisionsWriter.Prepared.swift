@@ -55,7 +55,9 @@ public extension DecisionsWriter {
             var userText: [UInt8] = []
             var reasons: [DecisionReason]?
             if let arbiter, outcome.decisions.contains(where: { $0.status != .delivered }) {
-                let explained = arbiter.explainDecisions(userId: outcome.userId, triggers: outcome.triggers)
+                // A stateful run prints the decisions it settles: the first of all its triggers'.
+                let explained = arbiter.explainDecisions(userId: outcome.userId, triggers: outcome.triggers, prior: outcome.prior)
+                    .prefix(outcome.decisions.count)
                 if explained.map(\.decision) == outcome.decisions { reasons = explained.map(\.reason) }
             }
             for (k, d) in outcome.decisions.enumerated() where writer.includeSuppressed || d.status == .delivered {

@@ -32,6 +32,9 @@ public final class OutputSink {
     /// Appends a string's UTF-8 bytes.
     public func write(_ s: String) throws { try write(Array(s.utf8)) }
 
+    /// Syncs a file's bytes so far to disk (nothing for stdout); `close` then only renames it.
+    public func sync() throws { try file?.sync() }
+
     /// Flushes stdout, or puts the file in place.
     public func close() throws {
         if let file { return try file.commit() }

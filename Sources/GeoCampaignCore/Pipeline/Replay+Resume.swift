@@ -63,7 +63,8 @@ extension Replay {
                 triggers += evaluators[c].triggers(visits: v, t0: t0, tEnd: tEnd).filter { $0.time >= before }
             }
         }
-        let decisions = triggers.isEmpty ? [] : arbiter.decide(userId: userId, triggers: triggers, prior: st.seeds)
+        let prior = st.seeds
+        let decisions = triggers.isEmpty ? [] : arbiter.decide(userId: userId, triggers: triggers, prior: prior)
 
         // The new horizon S_u (state.md 1.1): Tend, pending candidates, open visits' last IN/BAND fixes.
         var settled = max(before, st.crossing.tracks.reduce(tEnd) { min($0, $1.horizon) })
@@ -75,8 +76,9 @@ extension Replay {
         // cap or limit period, closed visits within their campaign's reach.
         for d in printed where d.status == .delivered || d.status == .heldOut {
             let c = campaigns.campaigns[d.trigger.campaign]
+            let rule = c.rules[d.trigger.rule]
             st.seeds.append(Arbiter.Seed(time: d.trigger.time, delivered: d.status == .delivered, campaignId: c.id,
-                                         offerId: c.rules[d.trigger.rule].offer))
+                                         offerId: rule.offer, ruleId: rule.id))
         }
         let horizon = final ? tEnd : settled
         st.seeds.removeAll { !StateHorizon.matters(end: $0.time, reach: context.decisionReach, at: horizon) }
@@ -91,6 +93,7 @@ extension Replay {
 
         var outcome = UserOutcome(userId: userId, fixCount: batch.count, t0: st.t0, tEnd: tEnd, visits: visits,
                                   triggers: triggers, decisions: printed)
+        outcome.prior = prior
         outcome.eventsFrom = before
         outcome.eventsBefore = settled
         let events = visits.reduce(0) { n, vs in

@@ -7,7 +7,7 @@ public enum StateInfo {
         // It may read while a stream commits: wait for the commit rather than fail.
         let store = try StateStore(path: path, create: false, busyTimeoutMs: 2000)
         let runs = try store.meta("runs") ?? "0"
-        var s = "state: \(path)\nschema version: \(StateStore.schemaVersion)\n"
+        var s = "state: \(path)\nschema version: \(store.version)\n"
         s += "command: \(try store.meta("command") ?? "none yet")\nruns: \(runs)\n"
         if let latest = try store.latestRun() { s += "latest run: \(latest.run) at \(latest.at), batch \(latest.batch)\n" }
         if let at = try store.meta("final_at") { s += "final: yes, since run \(try store.meta("final_run") ?? "?") at \(at)\n" } else { s += "final: no\n" }

@@ -59,7 +59,7 @@ public struct StatefulDriver {
         func repeated() throws -> RunSummary? {
             let hash = try hashJob.value.get()
             guard let latest, latest.batch == hash, latest.command == command else { return nil }
-            try writeAgain(latest)
+            try writeAgain(try store.latestRun(withOutput: true) ?? latest)
             Console.err("note: this batch was already applied by run \(latest.run) of \(statePath) (at \(latest.at)); its output is written again from the state, and the state is unchanged\n")
             var summary = RunSummary(stats: HistoryStats(), counters: ReplayCounters(), clock: clock, decisions: evaluateRules)
             summary.note = ""
@@ -123,16 +123,29 @@ public struct StatefulDriver {
         let context = replay.resumeContext()
         let render = makeRender(campaigns)
         let coding = RecordCoding(campaignOfSlot: campaignOfSlot, campaignCount: campaigns.campaigns.count, slots: entries.map(\.slot))
-        let results = Self.resumeAll(replay, ids: ids, fixes: fixes, records: records, coding: coding, order: order, final: final,
-                                     context: context, render: render, threads: history.threads)
-        if let damaged = results.filter({ $0.damaged }).min(by: { $0.index < $1.index }) {
-            throw RunError.data("\(statePath): the record of user '\(damaged.id)' is damaged; the state cannot be continued")
-        }
+        // Each finished block's records are written, and its output kept, on this thread while
+        // the workers compute the next blocks. A damaged record or a late fix with --strict
+        // is told below, and the transaction is then rolled back.
+        var output = Array(header.utf8)
+        var counters = ReplayCounters()
+        var damaged: UserResult?
         var lateBefore: [String: Int64] = [:]
         var lateCount = 0
-        for r in results where r.late > 0 {
-            lateCount += r.late
-            lateBefore[r.id] = r.lateBefore
+        let writer = try store.userWriter()
+        try Self.resumeAll(replay, ids: ids, fixes: fixes, records: records, coding: coding, order: order, final: final,
+                           context: context, render: render, threads: history.threads) { r in
+            if r.damaged, damaged.map({ r.index < $0.index }) ?? true { damaged = r }
+            if r.late > 0 {
+                lateCount += r.late
+                lateBefore[r.id] = r.lateBefore
+            }
+            guard !r.skipped else { return }
+            output += r.bytes
+            counters.add(r.counters)
+            try writer.put(r.id, held: r.held, record: r.record)
+        }
+        if let damaged {
+            throw RunError.data("\(statePath): the record of user '\(damaged.id)' is damaged; the state cannot be continued")
         }
         if lateCount > 0 {
             stats.fixesAccepted -= lateCount
@@ -147,18 +160,8 @@ public struct StatefulDriver {
                 return ka < kb
             }.map(\.element)
         }
-
         clock.lap("replay")
 
-        var output = Array(header.utf8)
-        var counters = ReplayCounters()
-        let writer = try store.userWriter()
-        output.reserveCapacity(output.count + results.reduce(0) { $0 + $1.bytes.count })
-        for r in results where !r.skipped {
-            output += r.bytes
-            counters.add(r.counters)
-            try writer.put(r.id, held: r.held, record: r.record)
-        }
         var rejectBytes: [UInt8] = []
         for r in rejects { rejectBytes += RejectsWriter.line(for: r) }
 
@@ -177,8 +180,14 @@ public struct StatefulDriver {
             try store.setMeta("final_at", now)
             try store.setMeta("final_run", String(runs + 1))
         }
-        try store.commit()
+        // The output file aside is synced beside the database's commit: only its rename must
+        // wait for the commit.
+        let synced = BackgroundTask(inBackground: toFile) { Result { try sink.sync() } }
+        let commit = Result { try store.commit() }
+        let sync = synced.value
+        try commit.get()
         committed = true
+        try sync.get()
         if !toFile { try sink.write(output) }
         try sink.close()
         try rejectsFile?.close()
@@ -270,61 +279,75 @@ public struct StatefulDriver {
         var skipped = false
     }
 
-    /// Resumes every user on `threads` threads, each decoding the user's record, cutting the
-    /// late fixes and encoding the new record; results in `order`.
+    /// Resumes every user on `threads` worker threads, each decoding the user's record, cutting
+    /// the late fixes and encoding the new record; `consume` gets the results in `order`, on the
+    /// calling thread, block by block as the workers finish them.
     static func resumeAll(_ replay: Replay, ids: [String], fixes: [[Fix]], records: [[UInt8]?], coding: RecordCoding, order: [Int],
                           final: Bool, context: Replay.ResumeContext,
-                          render: @escaping @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8], threads: Int) -> [UserResult] {
+                          render: @escaping @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8], threads: Int,
+                          consume: (UserResult) throws -> Void) rethrows {
         let blockSize = 256
         let blocks = (order.count + blockSize - 1) / blockSize
         let slots = ResultSlots(blocks: blocks)
-        let workers = max(1, min(threads, blocks))
         let next = BlockQueue(count: blocks)
-        DispatchQueue.concurrentPerform(iterations: workers) { w in
-            let (evaluators, arbiter) = w == 0 ? (replay.evaluators, replay.arbiter) : replay.workerCopies()
-            while let b = next.take() {
-                var block: [UserResult] = []
-                block.reserveCapacity(blockSize)
-                for k in (b * blockSize)..<min(order.count, (b + 1) * blockSize) {
-                    let i = order[k]
-                    var result = UserResult(id: ids[i], index: i)
-                    var state: UserState?
-                    var batch = fixes[i]
-                    if let record = records[i] {
-                        guard let st = UserState.decoded(record, campaignOfSlot: coding.campaignOfSlot, campaignCount: coding.campaignCount) else {
-                            result.damaged = true
-                            result.skipped = true
-                            block.append(result)
-                            continue
-                        }
-                        if let first = batch.first, first.time < st.tEnd {
-                            let n = batch.firstIndex { $0.time >= st.tEnd } ?? batch.count
-                            batch.removeFirst(n)
-                            result.late = n
-                            result.lateBefore = st.tEnd
-                        }
-                        state = st
+        let group = DispatchGroup()
+        for w in 0..<max(1, min(threads, blocks)) {
+            DispatchQueue.global().async(group: group) {
+                let (evaluators, arbiter) = w == 0 ? (replay.evaluators, replay.arbiter) : replay.workerCopies()
+                while let b = next.take() {
+                    var block: [UserResult] = []
+                    block.reserveCapacity(blockSize)
+                    for k in (b * blockSize)..<min(order.count, (b + 1) * blockSize) {
+                        block.append(resumeOne(replay, index: order[k], ids: ids, fixes: fixes, records: records, coding: coding, final: final,
+                                               context: context, render: render, evaluators: evaluators, arbiter: arbiter))
                     }
-                    guard let r = replay.resume(userId: ids[i], state: state, batch: batch, final: final, context: context,
-                                                evaluators: evaluators, arbiter: arbiter) else {
-                        result.skipped = true
-                        block.append(result)
-                        continue
-                    }
-                    var counted = r.outcome
-                    counted.visits = counted.visits.map { $0.filter { v in v.enter >= counted.eventsFrom && v.enter < counted.eventsBefore } }
-                    result.bytes = render(r.outcome, &result.counters)
-                    result.counters.visits = counted.visits.reduce(0) { $0 + $1.count }
-                    result.counters.events = r.events
-                    result.record = r.state.encoded(slots: coding.slots)
-                    result.held = r.state.held
-                    block.append(result)
+                    slots.set(b, block)
+                    next.finish(b, bytes: [], counters: ReplayCounters())
                 }
-                slots.set(b, block)
-                next.finish(b, bytes: [], counters: ReplayCounters())
             }
         }
-        return slots.all()
+        // Every block is waited for, so that no worker outlives a `consume` that threw.
+        defer { group.wait() }
+        for b in 0..<blocks {
+            _ = next.wait(b)
+            for r in slots.take(b) { try consume(r) }
+        }
+    }
+
+    /// One user of `resumeAll`.
+    private static func resumeOne(_ replay: Replay, index i: Int, ids: [String], fixes: [[Fix]], records: [[UInt8]?], coding: RecordCoding,
+                                  final: Bool, context: Replay.ResumeContext,
+                                  render: @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8],
+                                  evaluators: [RuleEvaluator], arbiter: Arbiter) -> UserResult {
+        var result = UserResult(id: ids[i], index: i)
+        var state: UserState?
+        var batch = fixes[i]
+        if let record = records[i] {
+            guard let st = UserState.decoded(record, campaignOfSlot: coding.campaignOfSlot, campaignCount: coding.campaignCount) else {
+                result.damaged = true
+                result.skipped = true
+                return result
+            }
+            if let first = batch.first, first.time < st.tEnd {
+                let n = batch.firstIndex { $0.time >= st.tEnd } ?? batch.count
+                batch.removeFirst(n)
+                result.late = n
+                result.lateBefore = st.tEnd
+            }
+            state = st
+        }
+        guard let r = replay.resume(userId: ids[i], state: state, batch: batch, final: final, context: context,
+                                    evaluators: evaluators, arbiter: arbiter) else {
+            result.skipped = true
+            return result
+        }
+        let o = r.outcome
+        result.bytes = render(o, &result.counters)
+        result.counters.visits = o.visits.reduce(0) { n, vs in n + vs.reduce(0) { $0 + (($1.enter >= o.eventsFrom && $1.enter < o.eventsBefore) ? 1 : 0) } }
+        result.counters.events = r.events
+        result.record = r.state.encoded(slots: coding.slots)
+        result.held = r.state.held
+        return result
     }
 }
 
@@ -338,5 +361,12 @@ private final class ResultSlots: @unchecked Sendable {
         blocks[b] = block
         lock.unlock()
     }
-    func all() -> [StatefulDriver.UserResult] { blocks.flatMap { $0 } }
+    /// Takes block `b` (freeing it).
+    func take(_ b: Int) -> [StatefulDriver.UserResult] {
+        lock.lock()
+        defer { lock.unlock() }
+        let block = blocks[b]
+        blocks[b] = []
+        return block
+    }
 }

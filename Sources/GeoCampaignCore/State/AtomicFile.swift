@@ -18,6 +18,8 @@ public final class AtomicFile {
     /// Where the bytes go until `commit` (nil when writing in place).
     public let temporaryPath: String?
     private var file: UnsafeMutablePointer<FILE>?
+    /// Nothing was written since the last `sync`.
+    private var synced = false
     private nonisolated(unsafe) static var counter = 0
 
     /// Creates the temporary file beside `path`.
@@ -88,7 +90,17 @@ public final class AtomicFile {
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
         guard let f = file else { throw RunError.failure("\(path): write failed: already closed") }
         guard bytes.count > 0 else { return }
+        synced = false
         if fwrite(bytes.baseAddress, 1, bytes.count, f) != bytes.count { throw Self.failure(path, "write failed") }
+    }
+
+    /// Flushes and syncs what was written so far to the temporary file, so that `commit` has
+    /// only the rename left (a stateful run syncs its output beside the database's commit).
+    /// - Throws: `RunError.failure` naming the target when the write fails.
+    public func sync() throws {
+        guard let f = file, temporaryPath != nil else { return }
+        guard fflush(f) == 0, fsync(fileno(f)) == 0 else { throw Self.failure(path, "write failed") }
+        synced = true
     }
 
     /// Appends bytes.
@@ -102,7 +114,7 @@ public final class AtomicFile {
     public func commit() throws {
         guard let f = file else { return }
         file = nil
-        let flushed = fflush(f) == 0 && (temporaryPath == nil || fsync(fileno(f)) == 0)
+        let flushed = fflush(f) == 0 && (temporaryPath == nil || synced || fsync(fileno(f)) == 0)
         let err = errno
         let closed = fclose(f) == 0
         guard let temp = temporaryPath else {

@@ -1,25 +1,46 @@
 /// Little-endian binary encoding of the state's records (user states), with bounds-checked
-/// reading: a damaged record is an error value, never a crash.
+/// reading: a damaged record is an error value, never a crash. Numbers (counts, slots, indices)
+/// are LEB128 variable-length integers; an instant is written as its difference to a nearby
+/// one, zigzag-encoded (small negative differences stay small), with wrapping arithmetic so
+/// that every Int64 round-trips.
 struct StateWriter {
     private(set) var bytes: [UInt8] = []
 
     mutating func u8(_ v: UInt8) { bytes.append(v) }
-    mutating func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
-    mutating func i64(_ v: Int64) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
     mutating func u64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
-    mutating func count(_ n: Int) { u32(UInt32(truncatingIfNeeded: n)) }
+    mutating func varint(_ v: UInt64) {
+        var v = v
+        while v >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: v) | 0x80)
+            v >>= 7
+        }
+        bytes.append(UInt8(v))
+    }
+    /// A non-negative number.
+    mutating func number(_ n: Int) { varint(UInt64(truncatingIfNeeded: n)) }
+    /// `t` as its difference to `base`.
+    mutating func time(_ t: Int64, from base: Int64) {
+        let d = t &- base
+        varint(UInt64(bitPattern: (d << 1) ^ (d >> 63)))
+    }
     mutating func string(_ s: String) {
-        count(s.utf8.count)
+        number(s.utf8.count)
         bytes.append(contentsOf: s.utf8)
     }
 }
 
-/// Reads what `StateWriter` wrote; every read fails (returns nil) past the end.
+/// Reads what `StateWriter` wrote (`compact`), or the fixed-width layout of record version 1
+/// (numbers as UInt32, instants as absolute Int64); every read fails (returns nil) past the end.
 struct StateReader {
     private let bytes: [UInt8]
     private var at = 0
+    /// Variable-length numbers and instants as differences (record version 2 and later).
+    let compact: Bool
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init(_ bytes: [UInt8], compact: Bool = true) {
+        self.bytes = bytes
+        self.compact = compact
+    }
 
     /// Whether every byte was read.
     var atEnd: Bool { at == bytes.count }
@@ -44,9 +65,34 @@ struct StateReader {
         for (k, b) in s.enumerated() { v |= UInt32(b) << (8 * UInt32(k)) }
         return v
     }
+    mutating func varint() -> UInt64? {
+        var v: UInt64 = 0, shift: UInt64 = 0
+        while at < bytes.count, shift < 64 {
+            let b = bytes[at]
+            at += 1
+            v |= UInt64(b & 0x7F) << shift
+            if b < 0x80 { return v }
+            shift += 7
+        }
+        return nil
+    }
+    /// A number that is not a count of items (a slot, an index, a total): not bounded by the
+    /// bytes left.
+    mutating func number() -> Int? {
+        if !compact { return u32().map(Int.init) }
+        guard let v = varint(), v <= UInt64(Int32.max) else { return nil }
+        return Int(v)
+    }
+    /// An instant written as its difference to `base` (absolute in version 1).
+    mutating func time(from base: Int64) -> Int64? {
+        guard compact else { return i64() }
+        guard let z = varint() else { return nil }
+        let d = Int64(bitPattern: (z >> 1) ^ (0 &- (z & 1)))
+        return base &+ d
+    }
     /// A count, bounded by the bytes left (each item takes at least `minBytes`).
     mutating func count(minBytes: Int = 1) -> Int? {
-        guard let n = u32().map(Int.init), n <= (bytes.count - at) / max(1, minBytes) else { return nil }
+        guard let n = number(), n <= (bytes.count - at) / max(1, minBytes) else { return nil }
         return n
     }
     mutating func string() -> String? {

@@ -1,75 +1,122 @@
 extension UserState {
     /// The version of the record layout (the database's schema version covers it too).
-    static let recordVersion: UInt8 = 1
+    /// Version 2 added each seed's rule id, writes the seeds' ids once each in a table that the
+    /// seeds index, and writes numbers as variable-length integers and instants as differences
+    /// to a nearby instant (Tend, the previous visit's enter, ...), which halves a record.
+    /// Records of version 1 (fixed-width numbers, absolute instants; schema version 1) are
+    /// still read, their seeds with an unknown rule (empty `ruleId`).
+    static let recordVersion: UInt8 = 2
 
     /// The record, with campaign `c` written as state slot `slots[c]`.
     /// - Complexity: O(size of the state).
     func encoded(slots: [Int]) -> [UInt8] {
         var w = StateWriter()
         w.u8(Self.recordVersion)
-        w.i64(t0); w.i64(tEnd); w.i64(settled); w.count(held)
-        w.count(crossing.groups.count)
-        for g in crossing.groups { w.u64(g.maxAccuracyBits); w.i64(g.maxGapMs); w.i64(g.last) }
-        w.count(campaigns.count)
+        w.time(t0, from: 0); w.time(tEnd, from: t0); w.time(settled, from: tEnd); w.number(held)
+        w.number(crossing.groups.count)
+        for g in crossing.groups { w.u64(g.maxAccuracyBits); w.time(g.maxGapMs, from: 0); w.time(g.last, from: tEnd) }
+        w.number(campaigns.count)
         for (c, part) in campaigns.enumerated() {
-            w.count(slots[c])
+            w.number(slots[c])
             w.u8(part.t0 == nil ? 0 : 1)
-            w.i64(part.t0 ?? 0)
-            w.count(part.visits.count)
+            w.time(part.t0 ?? 0, from: t0)
+            w.number(part.visits.count)
+            var previous = tEnd
             for v in part.visits {
-                w.count(Int(v.region)); w.i64(v.enter); w.i64(v.exit ?? v.lastSeen); w.u8(v.reason == .gap ? 1 : 0)
+                let exit = v.exit ?? v.lastSeen
+                w.number(Int(v.region)); w.time(v.enter, from: previous); w.time(exit, from: v.enter); w.u8(v.reason == .gap ? 1 : 0)
+                previous = v.enter
             }
         }
-        w.count(crossing.tracks.count)
+        w.number(crossing.tracks.count)
         for t in crossing.tracks {
-            w.count(slots[Int(t.campaign)]); w.count(Int(t.region)); w.u8(t.kind.rawValue); w.i64(t.a); w.i64(t.b)
+            w.number(slots[Int(t.campaign)]); w.number(Int(t.region)); w.u8(t.kind.rawValue); w.time(t.a, from: tEnd); w.time(t.b, from: t.a)
         }
-        w.count(seeds.count)
-        for s in seeds { w.i64(s.time); w.u8(s.delivered ? 1 : 0); w.string(s.campaignId); w.string(s.offerId) }
+        // The ids of the seeds, each once (a user's seeds name few campaigns, offers and rules).
+        var ids: [String] = [], number: [String: Int] = [:]
+        func index(_ id: String) -> Int {
+            if let k = number[id] { return k }
+            number[id] = ids.count
+            ids.append(id)
+            return ids.count - 1
+        }
+        let indexed = seeds.map { (index($0.campaignId), index($0.offerId), index($0.ruleId)) }
+        w.number(ids.count)
+        for id in ids { w.string(id) }
+        w.number(seeds.count)
+        var previous = tEnd
+        for (s, k) in zip(seeds, indexed) {
+            w.time(s.time, from: previous); w.u8(s.delivered ? 1 : 0); w.number(k.0); w.number(k.1); w.number(k.2)
+            previous = s.time
+        }
         return w.bytes
     }
 
-    /// Reads a record; campaigns whose slot is not in `campaignOfSlot` (changed or dropped
-    /// campaigns) are left out: their parts start afresh (t0 nil), their tracks are dropped.
+    /// Reads a record (of either version); campaigns whose slot is not in `campaignOfSlot`
+    /// (changed or dropped campaigns) are left out: their parts start afresh (t0 nil), their
+    /// tracks are dropped.
     /// - Returns: nil when the record is damaged.
     static func decoded(_ bytes: [UInt8], campaignOfSlot: [Int: Int], campaignCount: Int) -> UserState? {
-        var r = StateReader(bytes)
-        guard r.u8() == recordVersion, let t0 = r.i64(), let tEnd = r.i64(), let settled = r.i64(), let held = r.count(minBytes: 0) else { return nil }
+        guard let version = bytes.first, version == 1 || version == recordVersion else { return nil }
+        var r = StateReader(bytes, compact: version >= 2)
+        _ = r.u8()
+        guard let t0 = r.time(from: 0), let tEnd = r.time(from: t0), let settled = r.time(from: tEnd), let held = r.number() else { return nil }
         var s = UserState(t0: t0, campaignCount: campaignCount)
         s.tEnd = tEnd
         s.settled = settled
         s.held = held
         for c in 0..<campaignCount { s.campaigns[c].t0 = nil }
-        guard let ng = r.count(minBytes: 24) else { return nil }
+        guard let ng = r.count(minBytes: 10) else { return nil }
         for _ in 0..<ng {
-            guard let a = r.u64(), let g = r.i64(), let l = r.i64() else { return nil }
+            guard let a = r.u64(), let g = r.time(from: 0), let l = r.time(from: tEnd) else { return nil }
             s.crossing.groups.append(.init(maxAccuracyBits: a, maxGapMs: g, last: l))
         }
-        guard let np = r.count(minBytes: 13) else { return nil }
+        guard let np = r.count(minBytes: 4) else { return nil }
         for _ in 0..<np {
-            guard let slot = r.count(minBytes: 0), let has = r.u8(), let pt0 = r.i64(), let nv = r.count(minBytes: 21) else { return nil }
+            guard let slot = r.number(), let has = r.u8(), let pt0 = r.time(from: t0), let nv = r.count(minBytes: 4) else { return nil }
             var visits: [Visit] = []
             visits.reserveCapacity(nv)
+            var previous = tEnd
             for _ in 0..<nv {
-                guard let reg = r.u32(), let enter = r.i64(), let exit = r.i64(), let reason = r.u8() else { return nil }
+                guard let reg = r.number(), let enter = r.time(from: previous), let exit = r.time(from: enter), let reason = r.u8() else { return nil }
                 visits.append(Visit(region: Int32(truncatingIfNeeded: reg), enter: enter, exit: exit, lastSeen: exit, reason: reason == 1 ? .gap : .left))
+                previous = enter
             }
             if let c = campaignOfSlot[slot], c < campaignCount {
                 s.campaigns[c] = CampaignPart(t0: has == 1 ? pt0 : nil, visits: visits)
             }
         }
-        guard let nt = r.count(minBytes: 25) else { return nil }
+        guard let nt = r.count(minBytes: 5) else { return nil }
         for _ in 0..<nt {
-            guard let slot = r.count(minBytes: 0), let reg = r.u32(), let k = r.u8(), let kind = CrossingResume.Track.Kind(rawValue: k),
-                  let a = r.i64(), let b = r.i64() else { return nil }
+            guard let slot = r.number(), let reg = r.number(), let k = r.u8(), let kind = CrossingResume.Track.Kind(rawValue: k),
+                  let a = r.time(from: tEnd), let b = r.time(from: a) else { return nil }
             if let c = campaignOfSlot[slot], c < campaignCount {
                 s.crossing.tracks.append(.init(campaign: Int32(c), region: Int32(truncatingIfNeeded: reg), kind: kind, a: a, b: b))
             }
         }
-        guard let ns = r.count(minBytes: 17) else { return nil }
-        for _ in 0..<ns {
-            guard let time = r.i64(), let d = r.u8(), let cid = r.string(), let oid = r.string() else { return nil }
-            s.seeds.append(Arbiter.Seed(time: time, delivered: d == 1, campaignId: cid, offerId: oid))
+        if version == 1 {
+            guard let ns = r.count(minBytes: 17) else { return nil }
+            for _ in 0..<ns {
+                guard let time = r.i64(), let d = r.u8(), let cid = r.string(), let oid = r.string() else { return nil }
+                s.seeds.append(Arbiter.Seed(time: time, delivered: d == 1, campaignId: cid, offerId: oid, ruleId: ""))
+            }
+        } else {
+            guard let ni = r.count(minBytes: 1) else { return nil }
+            var ids: [String] = []
+            ids.reserveCapacity(ni)
+            for _ in 0..<ni {
+                guard let id = r.string() else { return nil }
+                ids.append(id)
+            }
+            guard let ns = r.count(minBytes: 5) else { return nil }
+            s.seeds.reserveCapacity(ns)
+            var previous = tEnd
+            for _ in 0..<ns {
+                guard let time = r.time(from: previous), let d = r.u8(), let c = r.number(), let o = r.number(), let k = r.number(),
+                      c < ids.count, o < ids.count, k < ids.count else { return nil }
+                s.seeds.append(Arbiter.Seed(time: time, delivered: d == 1, campaignId: ids[c], offerId: ids[o], ruleId: ids[k]))
+                previous = time
+            }
         }
         guard r.atEnd else { return nil }
         return s

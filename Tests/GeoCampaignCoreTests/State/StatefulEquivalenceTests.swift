@@ -5,10 +5,13 @@ import XCTest
 /// cut points, with some fixes arriving one batch late, the runs' outputs together equal one
 /// one-shot run over the whole history less its late fixes (with `--final` on the last run),
 /// and without `--final` the one-shot decisions and events before each user's horizon. Every
-/// run goes through the state's record encoding, as the database stores it.
+/// run goes through the state's record encoding, as the database stores it. Decisions are
+/// compared twice: as data, and as the lines `evaluate --include-suppressed` writes, whole
+/// (the `reason` objects with the earlier decisions they name included), evidence exits aside.
 ///
 /// Negative controls: the same comparison fails when the state forgets the earlier deliveries
-/// (caps and limits), the crossing's tracks, or the kept closed visits.
+/// (caps and limits), the crossing's tracks, the kept closed visits, the horizon, or only the
+/// rule ids of the earlier deliveries (the decisions are then the same, their reasons not).
 final class StatefulEquivalenceTests: XCTestCase {
     /// The conformance campaigns: windows, sequences, `not`, caps, a per-user limit, two tracking groups.
     static let campaigns: CampaignSet = {
@@ -78,6 +81,18 @@ final class StatefulEquivalenceTests: XCTestCase {
         }
     }
 
+    /// The decision lines of `evaluate --include-suppressed`, each visit's `exit` left out
+    /// (state.md 1.1: evidence exits aside).
+    static func lines(_ o: UserOutcome) -> [String] {
+        var out: [UInt8] = []
+        suppressedWriter.append(o, to: &out)
+        return String(decoding: out, as: UTF8.self).split(separator: "\n").map { line in
+            String(line).replacing(#/,"exit":(null|"[^"]*")/#, with: "")
+        }
+    }
+
+    static let suppressedWriter = DecisionsWriter(format: .jsonl, includeSuppressed: true).prepared(for: campaigns)
+
     static func events(_ o: UserOutcome) -> [String] {
         var out: [UInt8] = []
         EventsWriter(campaigns: campaigns).append(o, to: &out)
@@ -90,8 +105,10 @@ final class StatefulEquivalenceTests: XCTestCase {
     /// The outcome of one seed: what the runs printed and what the one-shot run gives.
     struct Case {
         var printedDecisions: [DecisionKey] = []
+        var printedLines: [String] = []
         var printedEvents: [String] = []
         var oneShotDecisions: [DecisionKey] = []
+        var oneShotLines: [String] = []
         var oneShotEvents: [String] = []
         var late = 0
     }
@@ -138,6 +155,7 @@ final class StatefulEquivalenceTests: XCTestCase {
                 if batch.isEmpty && !(final && last) { continue }
                 guard let r = replay.resume(userId: id, state: state, batch: batch, final: final && last, context: context) else { continue }
                 result.printedDecisions += keys(r.outcome)
+                result.printedLines += lines(r.outcome)
                 result.printedEvents += events(r.outcome)
                 records[id] = r.state.encoded(slots: slots)
             }
@@ -151,6 +169,7 @@ final class StatefulEquivalenceTests: XCTestCase {
                 o.eventsBefore = s.settled
             }
             result.oneShotDecisions += keys(o)
+            result.oneShotLines += lines(o)
             result.oneShotEvents += events(o)
         }
         return result
@@ -158,23 +177,30 @@ final class StatefulEquivalenceTests: XCTestCase {
 
     static func matches(_ c: Case) -> Bool {
         c.printedDecisions.sorted() == c.oneShotDecisions.sorted() && c.printedEvents.sorted() == c.oneShotEvents.sorted()
+            && c.printedLines.sorted() == c.oneShotLines.sorted()
     }
 
     func testBatchRunsEqualTheOneShotRun() {
-        var decisions = 0, late = 0, statuses = Set<String>()
+        var decisions = 0, late = 0, reasons = 0, statuses = Set<String>()
         for seed in UInt64(1)...40 {
             for final in [true, false] {
                 let c = Self.run(seed: seed, final: final)
                 XCTAssertEqual(c.printedDecisions.sorted(), c.oneShotDecisions.sorted(), "seed \(seed) final \(final): decisions")
                 XCTAssertEqual(c.printedEvents.sorted(), c.oneShotEvents.sorted(), "seed \(seed) final \(final): events")
+                XCTAssertEqual(c.printedLines.sorted(), c.oneShotLines.sorted(), "seed \(seed) final \(final): --include-suppressed lines")
                 XCTAssertEqual(Set(c.printedDecisions).count, c.printedDecisions.count, "seed \(seed): each decision printed once")
-                if final { decisions += c.oneShotDecisions.count; late += c.late }
+                if final {
+                    decisions += c.oneShotDecisions.count
+                    late += c.late
+                    reasons += c.oneShotLines.filter { $0.contains(#""by":[{"#) }.count
+                }
                 statuses.formUnion(c.oneShotDecisions.map(\.status))
             }
         }
         // The comparison is not vacuous: many decisions of every status, and late fixes.
         XCTAssertGreaterThan(decisions, 300)
         XCTAssertGreaterThan(late, 20)
+        XCTAssertGreaterThan(reasons, 100, "reasons naming earlier decisions")
         XCTAssertEqual(statuses, ["delivered", "capped", "held_out", "lower_priority", "limited"])
     }
 
@@ -185,6 +211,7 @@ final class StatefulEquivalenceTests: XCTestCase {
             ("the crossing's tracks", { $0.crossing.tracks = [] }),
             ("the kept closed visits", { s in for c in s.campaigns.indices { s.campaigns[c].visits = [] } }),
             ("the horizon", { $0.settled = .min }),
+            ("the rule ids of earlier deliveries (reasons only)", { s in for k in s.seeds.indices { s.seeds[k].ruleId = "" } }),
         ]
         for (name, damage) in damages {
             let broken = (UInt64(1)...40).contains { !Self.matches(Self.run(seed: $0, final: true, damage: damage)) }
