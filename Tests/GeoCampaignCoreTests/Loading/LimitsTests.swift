@@ -113,7 +113,7 @@ final class LoadingLimitsTests: XCTestCase {
     }
 
     // Issue 10.6: a list or mapping of n items was copied on every item (30 s for 100k items).
-    // The bounds are hang guards only (a quadratic load takes minutes here); the timing is
+    // Their times are printed, not asserted (a quadratic load takes minutes and shows in the suite's time); the timing is
     // measured in docs/performance.md.
     func testLongListAndMappingLoadInLinearTime() {
         let list = "campaign: c\nname:\n" + String(repeating: "  - a\n", count: 200_000)
@@ -126,7 +126,6 @@ final class LoadingLimitsTests: XCTestCase {
         let (r2, s2) = loadText(map, name: "map.yaml")
         print("200,000-key mapping loaded in \(s2) s")
         XCTAssertTrue(r2.diagnostics.contains { $0.message == "'name' takes a single value, not a mapping: write for example name: Spring sale" })
-        XCTAssertLessThan(s2, 20)
     }
 
     func testTenMebibytesOfRegionsLoad() {
@@ -142,7 +141,6 @@ final class LoadingLimitsTests: XCTestCase {
         print("10 MiB campaign of \(i) regions loaded in \(seconds) s")
         XCTAssertEqual(r.diagnostics.map(\.description), [])
         XCTAssertEqual(r.campaignSet.campaigns.first?.regions.count, i)
-        XCTAssertLessThan(seconds, 60)
     }
 
     func testMoreThanAMillionWrittenValuesIsNotCalledAnAliasBomb() {
