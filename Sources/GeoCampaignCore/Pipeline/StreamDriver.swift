@@ -100,13 +100,14 @@ public struct StreamDriver {
         for (name, src) in history.fieldMap.sorted(by: { $0.key < $1.key }) {
             do { try fields.apply("\(name)=\(src)") } catch { throw RunError.usage("--field \(name)=\(src): \(error)") }
         }
-        let session = Session(replay: replay, render: render, reader: try store.userReader(), campaignOfSlot: campaignOfSlot,
-                              statePath: statePath, path: path, parser: JSONLineParser(fields: fields), lines: lines,
-                              threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
+        let session = try Session(replay: replay, render: render, store: store, campaignOfSlot: campaignOfSlot,
+                                  statePath: statePath, path: path, parser: JSONLineParser(fields: fields), lines: lines,
+                                  threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
         let idleMs = idleAfterMs
         StreamSignals.install()
 
         func commit() throws {
+            try session.finish(output: output, rejects: rejects)
             try output.sync()
             try rejects?.sync()
             // Idle users are written with the others and dropped once the commit stands.
@@ -126,12 +127,15 @@ public struct StreamDriver {
             observeCommit?(session.users.count, session.evicted)
         }
 
-        // Complete lines are taken as soon as a read returns them, in micro-batches of at most
-        // `maxBatchLines`; the offset advances by whole micro-batches.
+        // Complete lines are taken as soon as reads return them, in micro-batches of at most
+        // `maxBatchLines`; the offset advances by whole micro-batches. From a pipe, a round of
+        // reads takes what the input holds at once (up to the buffer), so that a fast producer
+        // gives full micro-batches and a paced one is taken line by line as it comes.
         var buffer = [UInt8](repeating: 0, count: readBytes)
         var filled = 0
         var ranges: [Range<Int>] = []
         var lastCommit = Date()
+        if !input.regular { StreamInput.widenPipe(input.fd, bytes: readBytes) }
         func takeLines() throws {
             try buffer.withUnsafeBufferPointer { buf in
                 var k = 0
@@ -142,53 +146,77 @@ public struct StreamDriver {
                 }
             }
         }
-        reading: while true {
+        /// Writes and flushes every decision of the lines taken so far.
+        func settle() throws {
+            try session.finish(output: output, rejects: rejects)
+            try output.flush()
+            try rejects?.flush()
+        }
+        var ended = false
+        reading: while !ended {
             if StreamSignals.stop { break }
-            var fd = pollfd(fd: input.fd, events: Int16(POLLIN), revents: 0)
-            let waitMs = max(0, min(100, commitEveryMs - Int64(Date().timeIntervalSince(lastCommit) * 1000)))
-            let ready = input.regular ? 1 : poll(&fd, 1, Int32(waitMs))
-            if ready > 0 {
-                if filled == buffer.count { buffer += [UInt8](repeating: 0, count: buffer.count) }
+            if !input.regular && !StreamInput.ready(input.fd, waitMs: 0) {
+                // Nothing to read now: the decisions of what was read are written before waiting.
+                try settle()
+                let waitMs = max(0, min(100, commitEveryMs - Int64(Date().timeIntervalSince(lastCommit) * 1000)))
+                if !StreamInput.ready(input.fd, waitMs: Int32(waitMs)) {
+                    if Date().timeIntervalSince(lastCommit) * 1000 >= Double(commitEveryMs) {
+                        try commit()
+                        lastCommit = Date()
+                    }
+                    continue
+                }
+            }
+            let scanFrom = filled
+            var got = 0
+            while true {
+                if filled == buffer.count {
+                    if got > 0 { break }
+                    buffer += [UInt8](repeating: 0, count: buffer.count)
+                }
                 let n = buffer.withUnsafeMutableBytes { read(input.fd, $0.baseAddress! + filled, $0.count - filled) }
                 if n < 0 {
-                    if errno == EINTR { continue }
+                    if errno == EINTR { if got > 0 { break } else { continue reading } }
                     throw RunError.failure("\(path): read failed: \(String(cString: strerror(errno)))")
                 }
                 if n == 0 {
                     if follow && input.regular {
-                        try output.flush()
+                        try settle()
                         usleep(20_000)
                     } else {
-                        break reading
+                        ended = true
                     }
-                } else {
-                    // Complete lines from the start of the buffer; the rest waits for the next read.
-                    let scanFrom = filled
-                    filled += n
-                    var start = 0
-                    buffer.withUnsafeBufferPointer { buf in
-                        let base = buf.baseAddress!
-                        var i = scanFrom
-                        while i < filled, let hit = memchr(base + i, 0x0A, filled - i) {
-                            let nl = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                            ranges.append(start..<nl)
-                            start = nl + 1
-                            i = nl + 1
-                        }
-                    }
-                    if !ranges.isEmpty {
-                        try takeLines()
-                        offset += Int64(start)
-                        ranges.removeAll(keepingCapacity: true)
-                        buffer.withUnsafeMutableBufferPointer { b in
-                            let rest = filled - start
-                            if rest > 0 { memmove(b.baseAddress!, b.baseAddress! + start, rest) }
-                        }
-                        filled -= start
-                    }
-                    try output.flush()
-                    try rejects?.flush()
+                    break
                 }
+                filled += n
+                got += n
+                if input.regular || !StreamInput.ready(input.fd, waitMs: 0) { break }
+            }
+            if got > 0 {
+                // Complete lines from the start of the buffer; the rest waits for the next read.
+                var start = 0
+                buffer.withUnsafeBufferPointer { buf in
+                    let base = buf.baseAddress!
+                    var i = scanFrom
+                    while i < filled, let hit = memchr(base + i, 0x0A, filled - i) {
+                        let nl = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                        ranges.append(start..<nl)
+                        start = nl + 1
+                        i = nl + 1
+                    }
+                }
+                if !ranges.isEmpty {
+                    try takeLines()
+                    offset += Int64(start)
+                    ranges.removeAll(keepingCapacity: true)
+                    buffer.withUnsafeMutableBufferPointer { b in
+                        let rest = filled - start
+                        if rest > 0 { memmove(b.baseAddress!, b.baseAddress! + start, rest) }
+                    }
+                    filled -= start
+                }
+                try output.flush()
+                try rejects?.flush()
             }
             if Date().timeIntervalSince(lastCommit) * 1000 >= Double(commitEveryMs) {
                 try commit()
@@ -202,7 +230,7 @@ public struct StreamDriver {
             ranges.removeAll()
             filled = 0
         }
-        try output.flush()
+        try settle()
         try commit()
         var counters = session.counters
         counters.users = session.users.count + session.evicted
