@@ -23,6 +23,8 @@ extension StreamDriver {
         let parser: JSONLineParser
         /// Resume threads (users are independent).
         let threads: Int
+        /// Micro-batches with fewer accepted fixes are resumed on the calling thread.
+        let inlineFixes: Int
         /// Per extra thread: its own evaluators and arbiter.
         private let copies: [([RuleEvaluator], Arbiter)]
 
@@ -44,7 +46,8 @@ extension StreamDriver {
         private let resumed = DispatchGroup()
 
         init(replay: Replay, render: @escaping @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8], store: StateStore,
-             campaignOfSlot: [Int: Int], statePath: String, path: String, parser: JSONLineParser, lines: Int, threads: Int) throws {
+             campaignOfSlot: [Int: Int], statePath: String, path: String, parser: JSONLineParser, lines: Int, threads: Int,
+             inlineFixes: Int) throws {
             self.replay = replay
             context = replay.resumeContext()
             self.render = render
@@ -56,23 +59,32 @@ extension StreamDriver {
             self.parser = parser
             self.lines = lines
             self.threads = max(1, threads)
+            self.inlineFixes = inlineFixes
             copies = (0..<max(0, threads - 1)).map { _ in replay.workerCopies() }
         }
 
-        /// One micro-batch: its users in order of first line (`touched`, numbered by `interner`
-        /// as they come), their accepted fixes, their latest accepted fix time, the rejects'
-        /// lines, and once resumed the results of the users with fixes (`live`).
+        /// One micro-batch: its users in order of first line (`touched`), their accepted fixes,
+        /// their latest accepted fix time, the rejects' lines, and once resumed the results of
+        /// the users with fixes (`live`).
         final class MicroBatch: @unchecked Sendable {
-            let interner = UserInterner()
-            var touched: [String] = []
+            let touched: [String]
             /// `touched` by id, for the late check of the next micro-batch.
-            var number: [String: Int] = [:]
-            var batches: [[Fix]] = []
-            var latest: [Int64?] = []
-            var rejects: [UInt8] = []
-            var live: [Int] = []
-            var states: [UserState?] = []
-            var results: [(UserState, [UInt8], ReplayCounters)?] = []
+            let number: [String: Int]
+            let batches: [[Fix]]
+            let latest: [Int64?]
+            let rejects: [UInt8]
+            let live: [Int]
+            var results: [(UserState, [UInt8], ReplayCounters)?]
+
+            init(touched: [String], number: [String: Int], batches: [[Fix]], latest: [Int64?], rejects: [UInt8]) {
+                self.touched = touched
+                self.number = number
+                self.batches = batches
+                self.latest = latest
+                self.rejects = rejects
+                live = touched.indices.filter { !batches[$0].isEmpty }
+                results = .init(repeating: nil, count: live.count)
+            }
         }
 
         /// A user's state: in memory, else from the database (an evicted or earlier user), else nil.
@@ -106,49 +118,55 @@ extension StreamDriver {
         /// The micro-batch is parsed here, then resumed on the worker threads once the one before
         /// it is done and written; it is written by the next `take` or `finish`.
         func take(_ buffer: UnsafeBufferPointer<UInt8>, _ ranges: ArraySlice<Range<Int>>, output: StreamFile, rejects: StreamFile?) throws {
-            let batch = MicroBatch()
+            // Users numbered as they come (no String made for a user already in the micro-batch).
+            let interner = UserInterner()
+            var touched: [String] = [], number: [String: Int] = [:], batches: [[Fix]] = [], latest: [Int64?] = []
+            var rejected: [UInt8] = []
+            // The counters in locals while the lines are taken (no access to the session per line).
+            var line = lines, counts = stats, clock = streamTime
+            defer { lines = line; stats = counts; streamTime = clock }
             let base = buffer.baseAddress!
             var lookups = false
             defer { if lookups { store.rollback() } }
             for r in ranges {
-                lines += 1
-                stats.linesRead += 1
+                line += 1
+                counts.linesRead += 1
                 var n = r.count
                 if n > 0 && base[r.lowerBound + n - 1] == 0x0D { n -= 1 }
-                if n == 0 { stats.blankLines += 1; continue }
+                if n == 0 { counts.blankLines += 1; continue }
                 let p = base + r.lowerBound
                 switch parser.parse(p, n) {
                 case .blank:
-                    stats.blankLines += 1
+                    counts.blankLines += 1
                 case .rejected:
-                    stats.rejectCounts[parser.reason.index] += 1
+                    counts.rejectCounts[parser.reason.index] += 1
                     if rejects != nil {
-                        batch.rejects += RejectsWriter.line(for: RejectedLine(path: path, line: lines, reason: parser.reason, detail: parser.detail,
-                                                                              text: Array(UnsafeBufferPointer(start: p, count: n))))
+                        rejected += RejectsWriter.line(for: RejectedLine(path: path, line: line, reason: parser.reason, detail: parser.detail,
+                                                                         text: Array(UnsafeBufferPointer(start: p, count: n))))
                     }
                 case .accepted:
                     let fix = parser.fix
-                    let k = Int(batch.interner.intern(parser.userPtr, parser.userLen))
-                    if k == batch.touched.count {
+                    let k = Int(interner.intern(parser.userPtr, parser.userLen))
+                    if k == touched.count {
                         let user = String(decoding: UnsafeBufferPointer(start: parser.userPtr, count: parser.userLen), as: UTF8.self)
-                        batch.number[user] = k
-                        batch.touched.append(user)
-                        batch.batches.append([])
-                        batch.latest.append(try latest(user, lookups: &lookups))
+                        number[user] = k
+                        touched.append(user)
+                        batches.append([])
+                        latest.append(try self.latest(user, lookups: &lookups))
                     }
-                    if let last = batch.latest[k], fix.time < last {
-                        stats.rejectCounts[RejectReason.late.index] += 1
+                    if let last = latest[k], fix.time < last {
+                        counts.rejectCounts[RejectReason.late.index] += 1
                         if rejects != nil {
-                            batch.rejects += RejectsWriter.line(for: RejectedLine(path: path, line: lines, reason: .late,
+                            rejected += RejectsWriter.line(for: RejectedLine(path: path, line: line, reason: .late,
                                 detail: "\(Timestamp.string(fix.time)) is earlier than this user's latest fix, \(Timestamp.string(last))",
                                 text: Array(UnsafeBufferPointer(start: p, count: n))))
                         }
                         continue
                     }
-                    stats.fixesAccepted += 1
-                    batch.latest[k] = fix.time
-                    batch.batches[k].append(fix)
-                    if fix.time > streamTime { streamTime = fix.time }
+                    counts.fixesAccepted += 1
+                    latest[k] = fix.time
+                    batches[k].append(fix)
+                    if fix.time > clock { clock = fix.time }
                 }
             }
             if lookups {
@@ -156,30 +174,34 @@ extension StreamDriver {
                 try store.commit()
             }
             try finish(output: output, rejects: rejects)
-            start(batch)
+            // A micro-batch resumed at once is written at once.
+            if start(MicroBatch(touched: touched, number: number, batches: batches, latest: latest, rejects: rejected)) {
+                try finish(output: output, rejects: rejects)
+            }
         }
 
-        /// Resumes the users of `batch` with fixes on the worker threads, from their states in
-        /// `users` (the micro-batch before it is written).
-        private func start(_ batch: MicroBatch) {
-            batch.live = batch.touched.indices.filter { !batch.batches[$0].isEmpty }
-            batch.states = batch.live.map { users[batch.touched[$0]] }
-            batch.results = .init(repeating: nil, count: batch.live.count)
+        /// Resumes the users of `batch` with fixes, from their states in `users` (the micro-batch
+        /// before it is written): a small micro-batch at once on this thread (a paced stream's
+        /// lines, where a thread hop would cost more than it overlaps), a larger one on the
+        /// worker threads while this thread parses the next.
+        /// - Returns: whether it is resumed already.
+        private func start(_ batch: MicroBatch) -> Bool {
             running = batch
-            guard !batch.live.isEmpty else { return }
+            guard !batch.live.isEmpty else { return true }
+            let fixes = batch.live.reduce(0) { $0 + batch.batches[$1].count }
             let workers = batch.live.count >= 64 ? threads : 1
             let replay = replay, context = context, render = render, copies = copies
-            let live = batch.live, states = batch.states, touched = batch.touched, fixes = batch.batches
-            DispatchQueue.global().async(group: resumed) {
+            let states = batch.live.map { users[batch.touched[$0]] }
+            let work: @Sendable () -> Void = {
                 batch.results.withUnsafeMutableBufferPointer { out in
                     let slots = UnsafeSendable(out)
                     DispatchQueue.concurrentPerform(iterations: workers) { w in
                         let (evaluators, arbiter) = w == 0 ? (replay.evaluators, replay.arbiter) : copies[w - 1]
                         var j = w
-                        while j < live.count {
-                            let i = live[j]
-                            if let r = replay.resume(userId: touched[i], state: states[j], batch: fixes[i], final: false, context: context,
-                                                     evaluators: evaluators, arbiter: arbiter) {
+                        while j < batch.live.count {
+                            let i = batch.live[j]
+                            if let r = replay.resume(userId: batch.touched[i], state: states[j], batch: batch.batches[i], final: false,
+                                                     context: context, evaluators: evaluators, arbiter: arbiter) {
                                 var c = ReplayCounters()
                                 let bytes = render(r.outcome, &c)
                                 if r.outcome.decisions.isEmpty { c = ReplayCounters() }
@@ -190,6 +212,12 @@ extension StreamDriver {
                     }
                 }
             }
+            if fixes < inlineFixes {
+                work()
+                return true
+            }
+            DispatchQueue.global().async(group: resumed, execute: work)
+            return false
         }
 
         /// Waits for the micro-batch being resumed, then keeps its users' states and writes its

@@ -23,6 +23,9 @@ public struct StreamDriver {
     public var maxBatchLines = 8192
     /// Bytes asked of each read (the buffer grows for longer lines).
     public var readBytes = 1 << 20
+    /// Micro-batches with fewer accepted fixes are resumed at once on the reading thread; larger
+    /// ones on the worker threads while the next one is parsed (0: every one; `Int.max`: none).
+    public var inlineFixes = 512
     /// Resume threads (nil: the machine's cores).
     public var threads: Int?
     /// Stream-time milliseconds after a user's latest fix before they are written and dropped
@@ -102,7 +105,7 @@ public struct StreamDriver {
         }
         let session = try Session(replay: replay, render: render, store: store, campaignOfSlot: campaignOfSlot,
                                   statePath: statePath, path: path, parser: JSONLineParser(fields: fields), lines: lines,
-                                  threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
+                                  threads: threads ?? ProcessInfo.processInfo.activeProcessorCount, inlineFixes: inlineFixes)
         let idleMs = idleAfterMs
         StreamSignals.install()
 
