@@ -64,6 +64,8 @@ public struct StreamDriver {
         }
         let campaigns: CampaignSet
         do { campaigns = try CampaignLoading.load(history.campaignPaths).campaignSet } catch { store.rollback(); throw error }
+        // The regions and rules compile beside the fingerprints (which hash every region's geometry).
+        let compiled = BackgroundTask { Replay(campaigns: campaigns, options: .init(threads: 1, evaluateRules: true)) }
         let runs = Int(try store.meta("runs") ?? "0") ?? 0
         let (entries, campaignOfSlot) = try StatefulDriver.reconcile(store: store, campaigns: campaigns, runs: runs)
         try store.setCampaigns(entries)
@@ -97,7 +99,7 @@ public struct StreamDriver {
         try store.setMeta("stream_rejects_bytes", String(rejects?.length ?? 0))
         try store.commit()
 
-        let replay = Replay(campaigns: campaigns, options: .init(threads: 1, evaluateRules: true))
+        let replay = compiled.value
         let render = makeRender(campaigns)
         var fields = HistoryFields()
         for (name, src) in history.fieldMap.sorted(by: { $0.key < $1.key }) {
