@@ -115,9 +115,11 @@ extension StreamDriver {
         /// Takes the complete lines `buffer[ranges]` (terminators excluded) as one micro-batch:
         /// rejects (late ones included) go to `rejects` in line order, decisions settled by the
         /// micro-batch to `output`, each user's in time order, users in order of first line.
-        /// The micro-batch is parsed here, then resumed on the worker threads once the one before
-        /// it is done and written; it is written by the next `take` or `finish`.
-        func take(_ buffer: UnsafeBufferPointer<UInt8>, _ ranges: ArraySlice<Range<Int>>, output: StreamFile, rejects: StreamFile?) throws {
+        /// The micro-batch is parsed here, then resumed once the one before it is done and
+        /// written: on the worker threads when `more` input waits (it is written by the next
+        /// `take` or `finish`), else at once.
+        func take(_ buffer: UnsafeBufferPointer<UInt8>, _ ranges: ArraySlice<Range<Int>>, more: Bool, output: StreamFile,
+                  rejects: StreamFile?) throws {
             // Users numbered as they come (no String made for a user already in the micro-batch).
             let interner = UserInterner()
             var touched: [String] = [], number: [String: Int] = [:], batches: [[Fix]] = [], latest: [Int64?] = []
@@ -175,17 +177,17 @@ extension StreamDriver {
             }
             try finish(output: output, rejects: rejects)
             // A micro-batch resumed at once is written at once.
-            if start(MicroBatch(touched: touched, number: number, batches: batches, latest: latest, rejects: rejected)) {
+            if start(MicroBatch(touched: touched, number: number, batches: batches, latest: latest, rejects: rejected), beside: more) {
                 try finish(output: output, rejects: rejects)
             }
         }
 
         /// Resumes the users of `batch` with fixes, from their states in `users` (the micro-batch
-        /// before it is written): a small micro-batch at once on this thread (a paced stream's
-        /// lines, where a thread hop would cost more than it overlaps), a larger one on the
-        /// worker threads while this thread parses the next.
+        /// before it is written): with `beside` (more input waits) and at least `inlineFixes`
+        /// accepted fixes, on the worker threads while this thread parses the next; else at once
+        /// (a paced stream's lines, where a thread hop would cost more than it overlaps).
         /// - Returns: whether it is resumed already.
-        private func start(_ batch: MicroBatch) -> Bool {
+        private func start(_ batch: MicroBatch, beside: Bool) -> Bool {
             running = batch
             guard !batch.live.isEmpty else { return true }
             let fixes = batch.live.reduce(0) { $0 + batch.batches[$1].count }
@@ -212,7 +214,7 @@ extension StreamDriver {
                     }
                 }
             }
-            if fixes < inlineFixes {
+            if !beside || fixes < inlineFixes {
                 work()
                 return true
             }

@@ -24,7 +24,8 @@ public struct StreamDriver {
     /// Bytes asked of each read (the buffer grows for longer lines).
     public var readBytes = 1 << 20
     /// Micro-batches with fewer accepted fixes are resumed at once on the reading thread; larger
-    /// ones on the worker threads while the next one is parsed (0: every one; `Int.max`: none).
+    /// ones, when more input waits, on the worker threads while the next one is parsed (0: every
+    /// one then; `Int.max`: none).
     public var inlineFixes = 512
     /// Resume threads (nil: the machine's cores).
     public var threads: Int?
@@ -142,11 +143,15 @@ public struct StreamDriver {
         var lastCommit = Date()
         if !input.regular { StreamInput.widenPipe(input.fd, bytes: readBytes) }
         func takeLines() throws {
+            // Whether more input waits after these lines (a file can always be read on): only
+            // then is a large micro-batch resumed beside the parsing of the next one; a stream
+            // catching up after a pause takes its last micro-batch at once, with no thread hop.
+            let waiting = input.regular || StreamInput.ready(input.fd, waitMs: 0)
             try buffer.withUnsafeBufferPointer { buf in
                 var k = 0
                 while k < ranges.count {
                     let top = min(ranges.count, k + maxBatchLines)
-                    try session.take(buf, ranges[k..<top], output: output, rejects: rejects)
+                    try session.take(buf, ranges[k..<top], more: top < ranges.count || waiting, output: output, rejects: rejects)
                     k = top
                 }
             }
