@@ -14,6 +14,8 @@
               a pipe: 'spread' (one new user a minute of stream time, each user's fixes 5 minutes
               apart: idle users are written and dropped) and, with --concurrent, the same users
               all in the same hours (every user active at once) for comparison. Peak RSS.
+              --idle-after is passed to the stream (default: its own, the campaigns' bound;
+              'never' keeps every user in memory, for comparison).
 
 Nothing here is a timed test: it prints figures. Needs `swift build -c release` and
 `python3 scripts/gen_bench.py --size M --out bench-data`.
@@ -210,6 +212,19 @@ def memory_lines(users, spread, points):
                 yield f'{{"user":"m{u}","ts":{ts},"lat":{lat:.6f},"lon":{lon:.6f}}}\n'.encode()
 
 
+def rss_kb(time_pid):
+    """The resident size of the stream under /usr/bin/time (its child), or None."""
+    try:
+        for task in os.listdir(f"/proc/{time_pid}/task"):
+            for child in open(f"/proc/{time_pid}/task/{task}/children").read().split():
+                for line in open(f"/proc/{child}/status"):
+                    if line.startswith("VmRSS:"):
+                        return int(line.split()[1])
+    except OSError:
+        pass
+    return None
+
+
 def memory(args, tmp):
     points = []
     with open(os.path.join(args.data, "history.jsonl"), "rb") as f:
@@ -224,15 +239,21 @@ def memory(args, tmp):
         state = os.path.join(tmp, f"mem-{name}.db")
         out = os.path.join(tmp, f"mem-{name}.jsonl")
         cmd = peak_kb([args.bin, "stream", "--state", state, "--campaigns", os.path.join(args.data, "campaigns"),
-                       "--output", out])
+                       "--output", out] + (["--idle-after", args.idle_after] if args.idle_after else []))
         t = time.perf_counter()
         p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stderr=subprocess.PIPE)
         batch = []
+        # The stream's RSS as each tenth of the input has been written: flat when memory is
+        # bounded by the active users, growing when it is bounded by the users seen.
+        total, written, marks = args.users * 5, 0, []
         for line in memory_lines(args.users, spread, points):
             batch.append(line)
             if len(batch) >= 10_000:
                 p.stdin.write(b"".join(batch))
+                written += len(batch)
                 batch = []
+                if written * 10 >= total * (len(marks) + 1):
+                    marks.append(rss_kb(p.pid))
         p.stdin.write(b"".join(batch))
         p.stdin.close()
         err = p.stderr.read().decode()
@@ -242,8 +263,10 @@ def memory(args, tmp):
             sys.exit(f"stream failed: {err}")
         peak = parse_peak(err)
         size = os.path.getsize(state)
-        print(f"memory ({name}): {args.users:,} users x 5 fixes in {wall:.1f} s, peak {peak / 1024:.0f} MB, "
+        idle = f", --idle-after {args.idle_after}" if args.idle_after else ""
+        print(f"memory ({name}{idle}): {args.users:,} users x 5 fixes in {wall:.1f} s, peak {peak / 1024:.0f} MB, "
               f"state {size / 1e6:.0f} MB, {sum(1 for _ in open(out, 'rb')):,} decisions")
+        print("  RSS (MB) after each tenth of the input: " + " ".join(f"{m / 1024:.0f}" if m else "?" for m in marks))
 
 
 def main():
@@ -257,6 +280,7 @@ def main():
     ap.add_argument("--lines", type=int, default=200_000, help="lines paced in the latency run")
     ap.add_argument("--users", type=int, default=1_000_000)
     ap.add_argument("--concurrent", action="store_true", help="memory: also every user active at once")
+    ap.add_argument("--idle-after", help="memory: the stream's --idle-after (default: the stream's own)")
     args = ap.parse_args()
     if not os.path.exists(os.path.join(args.data, "history.jsonl")):
         sys.exit(f"{args.data}: missing; run python3 scripts/gen_bench.py --size M --out bench-data")

@@ -14,6 +14,7 @@ struct StreamCommand: Command {
         .value("output", "FILE", "Append decisions there (cut back to the committed length at start: each decision once across crashes)."),
         .value("rejects", "FILE", "Append rejected lines there (late ones included)."),
         .value("commit-every", "DURATION", "Commit the state at least this often (default: 1s)."),
+        .value("idle-after", "DURATION", "Drop a user from memory after this much stream time without a fix; their next fix loads them back (default: the campaigns' longest gap, window or cap period; 'never': keep every user)."),
         .value("field", "NAME=SOURCE", "Read a canonical history field (user, ts, lat, lon, accuracy) from another key.", repeatable: true),
         .flag("include-suppressed", "Print every decision status, not only delivered."),
         .flag("state-info", "Print what the state holds (with the committed line count) and exit."),
@@ -25,6 +26,7 @@ struct StreamCommand: Command {
     var state: String
     var follow: Bool
     var commitEveryMs: Int64
+    var idleAfterMs: Int64?
     var includeSuppressed: Bool
     var info: Bool
 
@@ -50,6 +52,12 @@ struct StreamCommand: Command {
             throw CLIError.usage("--commit-every '\(every)': expected a positive duration such as 1s, 30s or 2m", Self.usage)
         }
         commitEveryMs = ms
+        if let idle = a.value("idle-after") {
+            guard let ms = StreamDriver.idleInterval(idle) else {
+                throw CLIError.usage("--idle-after '\(idle)': expected a duration such as 30m or 2d, or 'never'", Self.usage)
+            }
+            idleAfterMs = ms
+        }
         includeSuppressed = a.flag("include-suppressed")
     }
 
@@ -59,7 +67,9 @@ struct StreamCommand: Command {
             return .success
         }
         let writer = DecisionsWriter(format: .jsonl, includeSuppressed: includeSuppressed)
-        let summary = try StreamDriver(history: history, statePath: state, follow: follow, commitEveryMs: commitEveryMs).run { campaigns in
+        var driver = StreamDriver(history: history, statePath: state, follow: follow, commitEveryMs: commitEveryMs)
+        driver.idleAfterMs = idleAfterMs
+        let summary = try driver.run { campaigns in
             let prepared = writer.prepared(for: campaigns)
             return { o, c in
                 c.count(o, campaigns: campaigns)

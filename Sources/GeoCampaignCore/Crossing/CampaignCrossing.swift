@@ -33,15 +33,15 @@ public struct CampaignCrossing: Sendable {
             members[key, default: []].append((c, p))
         }
         var groups: [Group] = []
-        var geometries: [RegionGeometry] = [], h: [Double] = [], confirm: [Int64] = []
+        var shapes: [Region.Shape] = [], h: [Double] = [], confirm: [Int64] = []
         var groupOf: [Int32] = [], campaignOf: [Int32] = [], local: [Int32] = []
         for key in order {
             guard let list = members[key], let first = list.first?.1 else { continue }
             let g = Int32(groups.count)
             groups.append(Group(maxAccuracyM: first.maxAccuracyM, maxGapMs: first.maxGapMs, campaigns: list.map(\.0)))
             for (c, p) in list {
-                geometries += Self.geometries(of: campaigns[c].regions)
                 for r in campaigns[c].regions.indices {
+                    shapes.append(campaigns[c].regions[r].shape)
                     h.append(p.hysteresisM[r]); confirm.append(p.confirmMs[r])
                     groupOf.append(g); campaignOf.append(Int32(c)); local.append(Int32(r))
                 }
@@ -52,23 +52,25 @@ public struct CampaignCrossing: Sendable {
         // regions near one another (those one user's fixes meet) lie near one another in memory.
         // Results do not depend on this order: visits carry their campaign's region index and
         // are sorted per campaign.
-        let spatial = Self.spatialOrder(geometries)
-        geometries = spatial.map { geometries[$0] }
+        var bounds = CompiledGeometry.bounds(of: shapes)
+        let spatial = Self.spatialOrder(bounds)
+        shapes = spatial.map { shapes[$0] }
+        bounds = spatial.map { bounds[$0] }
         h = spatial.map { h[$0] }
         confirm = spatial.map { confirm[$0] }
         groupOf = spatial.map { groupOf[$0] }
         campaignOf = spatial.map { campaignOf[$0] }
         local = spatial.map { local[$0] }
-        core = CrossingCore(geometries: geometries, hysteresisM: h, confirmMs: confirm, group: groupOf,
+        core = CrossingCore(compiled: CompiledGeometry(shapes: shapes, bounds: bounds), hysteresisM: h, confirmMs: confirm, group: groupOf,
                             campaign: campaignOf, localRegion: local,
                             groups: groups.map { CrossingCore.Group(maxAccuracyM: $0.maxAccuracyM, maxGapMs: $0.maxGapMs) },
                             campaignCount: campaigns.count)
     }
 
-    /// Indices of `geometries` in Z-order (Morton order) of their boxes' centres on a grid of
-    /// 2^20 x 2^20 cells over the globe (about 40 m), ties in index order.
+    /// Indices of `boxes` in Z-order (Morton order) of their centres on a grid of 2^20 x 2^20
+    /// cells over the globe (about 40 m), ties in index order.
     /// - Complexity: O(n log n).
-    static func spatialOrder(_ geometries: [RegionGeometry]) -> [Int] {
+    static func spatialOrder(_ boxes: [BoundingBox]) -> [Int] {
         func spread(_ v: UInt64) -> UInt64 {
             var x = v & 0xF_FFFF
             x = (x | (x << 16)) & 0x0000_FFFF_0000_FFFF
@@ -82,32 +84,10 @@ public struct CampaignCrossing: Sendable {
             let f = (v - lo) / span * 1_048_576
             return f.isFinite ? UInt64(min(1_048_575, max(0, f))) : 0
         }
-        let keys = geometries.map { g -> UInt64 in
-            let b = g.bounds
+        let keys = boxes.map { b -> UInt64 in
             return spread(cell((b.minLon + b.maxLon) / 2, -180, 360)) | (spread(cell((b.minLat + b.maxLat) / 2, -90, 180)) << 1)
         }
         return keys.indices.sorted { keys[$0] != keys[$1] ? keys[$0] < keys[$1] : $0 < $1 }
-    }
-
-    /// The compiled geometry of every region, in order; large campaigns are compiled in chunks
-    /// on all cores.
-    /// - Complexity: O(total vertices), spread over the cores.
-    static func geometries(of regions: [Region]) -> [RegionGeometry] {
-        let n = regions.count
-        let chunks = n < 8_192 ? 1 : min(64, ProcessInfo.processInfo.activeProcessorCount * 8)
-        if chunks == 1 { return regions.map { RegionGeometry($0.shape) } }
-        let out = UnsafeMutableBufferPointer<RegionGeometry>.allocate(capacity: n)
-        defer { out.deallocate() }
-        regions.withUnsafeBufferPointer { src in
-            DispatchQueue.concurrentPerform(iterations: chunks) { k in
-                for i in (n * k / chunks)..<(n * (k + 1) / chunks) {
-                    (out.baseAddress.unsafelyUnwrapped + i).initialize(to: RegionGeometry(src[i].shape))
-                }
-            }
-        }
-        let result = Array(out)
-        out.baseAddress.map { _ = $0.deinitialize(count: n) }
-        return result
     }
 
     /// The visits of one user for every campaign: element `i` holds campaign `i`'s visits, with

@@ -40,60 +40,36 @@ struct CompiledRegions: Sendable {
     let vertices: FixedBuffer<RegionGeometry.Vertex>
     let chunks: FixedBuffer<RegionGeometry.EdgeChunk>
 
-    /// Flattens compiled geometries with their resolved hysteresis and confirm, tracking group,
-    /// campaign and index within the campaign (all arrays of equal length).
-    /// - Complexity: O(total vertices).
-    init(geometries: [RegionGeometry], classifiers: [CircleClassifier], hysteresisM: [Double], confirmMs: [Int64],
+    /// The records of compiled geometry with the regions' resolved hysteresis and confirm,
+    /// tracking group, campaign and index within the campaign (arrays as long as
+    /// `compiled.heads`); the vertices and chunks are `compiled`'s buffers, not copied.
+    /// - Complexity: O(regions).
+    init(compiled: CompiledGeometry, classifiers: [CircleClassifier], hysteresisM: [Double], confirmMs: [Int64],
          group: [Int32], campaign: [Int32], localRegion: [Int32]) {
-        // The vertices are copied once, into their final place: growing an array by appends and
-        // then copying it copied them several times and touched fresh pages for every copy (a
-        // tenth of a 10k-polygon run's page faults).
-        var vertexCount = 0, chunkCount = 0
-        for g in geometries {
-            if case let .polygon(p) = g.kind {
-                vertexCount += p.vertices.count
-                chunkCount += p.chunks.count
-            }
-        }
-        var records: [Record] = []
-        records.reserveCapacity(geometries.count)
-        var placed = 0
-        self.vertices = FixedBuffer(count: vertexCount) { out in
-            for g in geometries {
-                guard case let .polygon(p) = g.kind else { continue }
-                p.vertices.withUnsafeBufferPointer { v in
-                    if let base = v.baseAddress { (out.baseAddress.unsafelyUnwrapped + placed).initialize(from: base, count: v.count) }
+        // Written in place (no array copied into the buffer).
+        self.records = FixedBuffer(count: compiled.heads.count) { out in
+            for (r, g) in compiled.heads.enumerated() {
+                let h = hysteresisM[r]
+                var record = Record(method: .circleTerm, circle: classifiers[r], radiusM: 0, hysteresisM: h,
+                                    confirmMs: confirmMs[r], chunkStart: compiled.chunkOffsets[r], chunkEnd: compiled.chunkOffsets[r + 1],
+                                    group: group[r], campaign: campaign[r], localRegion: localRegion[r])
+                switch g.kind {
+                case let .circle(latRad, lonRad, cosLat, radiusM):
+                    record.radiusM = radiusM
+                    if !classifiers[r].isCircle {
+                        record.method = .circleDepth
+                        record.circle.latRad = latRad
+                        record.circle.lonRad = lonRad
+                        record.circle.cosLat = cosLat
+                    }
+                case .polygon:
+                    record.method = h > RegionGeometry.boundaryToleranceM ? .polygonClass : (h >= 0 ? .polygonContainment : .polygonDepth)
                 }
-                placed += p.vertices.count
+                (out.baseAddress.unsafelyUnwrapped + r).initialize(to: record)
             }
         }
-        var chunks: [RegionGeometry.EdgeChunk] = []
-        chunks.reserveCapacity(chunkCount)
-        var offset = 0
-        for (r, g) in geometries.enumerated() {
-            let h = hysteresisM[r]
-            var record = Record(method: .circleTerm, circle: classifiers[r], radiusM: 0, hysteresisM: h,
-                                confirmMs: confirmMs[r], chunkStart: chunks.count, chunkEnd: chunks.count,
-                                group: group[r], campaign: campaign[r], localRegion: localRegion[r])
-            switch g.kind {
-            case let .circle(latRad, lonRad, cosLat, radiusM):
-                record.radiusM = radiusM
-                if !classifiers[r].isCircle {
-                    record.method = .circleDepth
-                    record.circle.latRad = latRad
-                    record.circle.lonRad = lonRad
-                    record.circle.cosLat = cosLat
-                }
-            case let .polygon(p):
-                for c in p.chunks { chunks.append(c.shifted(by: offset)) }
-                offset += p.vertices.count
-                record.chunkEnd = chunks.count
-                record.method = h > RegionGeometry.boundaryToleranceM ? .polygonClass : (h >= 0 ? .polygonContainment : .polygonDepth)
-            }
-            records.append(record)
-        }
-        self.records = FixedBuffer(records)
-        self.chunks = FixedBuffer(chunks)
+        vertices = compiled.vertices
+        chunks = compiled.chunks
     }
 
     /// Plain pointers for the per-fix loop; valid while `self` is alive.
@@ -132,5 +108,131 @@ struct CompiledRegions: Sendable {
                 return FixClass(depthM: abs(d) <= RegionGeometry.boundaryToleranceM ? 0 : d, hysteresisM: rec.hysteresisM)
             }
         }
+    }
+}
+
+/// Regions' geometry compiled into two flat buffers, every polygon's vertices and every edge
+/// chunk (with vertex indices into the one vertex buffer), each written once in its final place:
+/// no per-region vertex or chunk arrays in between (100,000 polygons compiled to per-region
+/// arrays and then copied held their vertices twice). Per region a head keeps what is not
+/// vertices: a circle whole, a polygon's bounds (its `Polygon` left empty).
+struct CompiledGeometry: Sendable {
+    /// Per region: the circle, or the polygon's bounds with no vertices.
+    let heads: [RegionGeometry]
+    /// Region `r`'s chunks are `chunkOffsets[r] ..< chunkOffsets[r + 1]` (none for a circle).
+    let chunkOffsets: [Int]
+    let vertices: FixedBuffer<RegionGeometry.Vertex>
+    let chunks: FixedBuffer<RegionGeometry.EdgeChunk>
+
+    /// Regions fewer than this are compiled on one thread.
+    static let parallelFrom = 8_192
+
+    /// Compiles `shapes` whose own boxes are `bounds` (`RegionGeometry.bounds(of:)`), large sets
+    /// in chunks on all cores; the same geometry as `RegionGeometry(shape)` region by region.
+    /// - Complexity: O(total vertices), spread over the cores.
+    init(shapes: [Region.Shape], bounds: [BoundingBox]) {
+        let n = shapes.count
+        var vertexOffsets = [Int](repeating: 0, count: n + 1)
+        var chunkOffsets = [Int](repeating: 0, count: n + 1)
+        for (r, shape) in shapes.enumerated() {
+            var counts = (vertices: 0, chunks: 0)
+            if case let .polygon(parts) = shape { counts = RegionGeometry.polygonCounts(parts) }
+            vertexOffsets[r + 1] = vertexOffsets[r] + counts.vertices
+            chunkOffsets[r + 1] = chunkOffsets[r] + counts.chunks
+        }
+        var heads: [RegionGeometry] = []
+        var chunks: FixedBuffer<RegionGeometry.EdgeChunk>?
+        vertices = FixedBuffer(count: vertexOffsets[n]) { vertexOut in
+            chunks = FixedBuffer(count: chunkOffsets[n]) { chunkOut in
+                heads = [RegionGeometry](unsafeUninitializedCapacity: n) { headOut, written in
+                    shapes.withUnsafeBufferPointer { src in
+                        Self.inChunks(n) { range in
+                            for r in range {
+                                let head: RegionGeometry
+                                switch src[r] {
+                                case .circle:
+                                    head = RegionGeometry(src[r])
+                                case let .polygon(parts):
+                                    if let v = vertexOut.baseAddress, let c = chunkOut.baseAddress {
+                                        RegionGeometry.writePolygon(parts, vertices: v + vertexOffsets[r], base: vertexOffsets[r],
+                                                                    chunks: c + chunkOffsets[r])
+                                    }
+                                    head = RegionGeometry(kind: .polygon(RegionGeometry.Polygon()), bounds: bounds[r])
+                                }
+                                (headOut.baseAddress.unsafelyUnwrapped + r).initialize(to: head)
+                            }
+                        }
+                    }
+                    written = n
+                }
+            }
+        }
+        self.heads = heads
+        self.chunkOffsets = chunkOffsets
+        self.chunks = chunks ?? FixedBuffer([])
+    }
+
+    /// The flat buffers of geometries compiled one by one (their vertices and chunks copied once).
+    /// - Complexity: O(total vertices).
+    init(geometries: [RegionGeometry]) {
+        var chunkOffsets = [0]
+        chunkOffsets.reserveCapacity(geometries.count + 1)
+        var vertexCount = 0
+        for g in geometries {
+            var c = 0
+            if case let .polygon(p) = g.kind {
+                vertexCount += p.vertices.count
+                c = p.chunks.count
+            }
+            chunkOffsets.append(chunkOffsets[chunkOffsets.count - 1] + c)
+        }
+        var placed = 0
+        vertices = FixedBuffer(count: vertexCount) { out in
+            for g in geometries {
+                guard case let .polygon(p) = g.kind else { continue }
+                p.vertices.withUnsafeBufferPointer { v in
+                    if let base = v.baseAddress { (out.baseAddress.unsafelyUnwrapped + placed).initialize(from: base, count: v.count) }
+                }
+                placed += p.vertices.count
+            }
+        }
+        placed = 0
+        var k = 0
+        chunks = FixedBuffer(count: chunkOffsets[geometries.count]) { out in
+            for g in geometries {
+                guard case let .polygon(p) = g.kind else { continue }
+                for c in p.chunks {
+                    (out.baseAddress.unsafelyUnwrapped + k).initialize(to: c.shifted(by: placed))
+                    k += 1
+                }
+                placed += p.vertices.count
+            }
+        }
+        heads = geometries
+        self.chunkOffsets = chunkOffsets
+    }
+
+    /// Each region's own box (`RegionGeometry.bounds(of:)`), large sets in chunks on all cores.
+    /// - Complexity: O(total vertices), spread over the cores.
+    static func bounds(of shapes: [Region.Shape]) -> [BoundingBox] {
+        [BoundingBox](unsafeUninitializedCapacity: shapes.count) { out, written in
+            shapes.withUnsafeBufferPointer { src in
+                inChunks(src.count) { range in
+                    for r in range { (out.baseAddress.unsafelyUnwrapped + r).initialize(to: RegionGeometry.bounds(of: src[r])) }
+                }
+            }
+            written = shapes.count
+        }
+    }
+
+    /// Runs `body` over `0 ..< n` cut into ranges, on all cores when `n` reaches `parallelFrom`;
+    /// `body` must only write what its range owns.
+    private static func inChunks(_ n: Int, _ body: (Range<Int>) -> Void) {
+        let count = n < parallelFrom ? 1 : min(64, ProcessInfo.processInfo.activeProcessorCount * 8)
+        if count == 1 {
+            body(0..<n)
+            return
+        }
+        DispatchQueue.concurrentPerform(iterations: count) { k in body((n * k / count)..<(n * (k + 1) / count)) }
     }
 }

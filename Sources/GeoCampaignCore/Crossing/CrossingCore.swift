@@ -38,8 +38,18 @@ struct CrossingCore: Sendable {
     /// - Complexity: O(total vertices + n log n) for n regions.
     init(geometries: [RegionGeometry], hysteresisM: [Double], confirmMs: [Int64], group: [Int32],
          campaign: [Int32], localRegion: [Int32], groups: [Group], campaignCount: Int) {
+        self.init(compiled: CompiledGeometry(geometries: geometries), hysteresisM: hysteresisM, confirmMs: confirmMs, group: group,
+                  campaign: campaign, localRegion: localRegion, groups: groups, campaignCount: campaignCount)
+    }
+
+    /// Compiles regions given by flat compiled geometry (whose buffers the regions adopt) with
+    /// resolved parameters (per-region arrays of equal length).
+    /// - Complexity: O(n log n) for n regions.
+    init(compiled: CompiledGeometry, hysteresisM: [Double], confirmMs: [Int64], group: [Int32],
+         campaign: [Int32], localRegion: [Int32], groups: [Group], campaignCount: Int) {
+        let geometries = compiled.heads
         let classifiers = geometries.enumerated().map { $0.element.circleClassifier(hysteresisM: hysteresisM[$0.offset]) }
-        regions = CompiledRegions(geometries: geometries, classifiers: classifiers, hysteresisM: hysteresisM, confirmMs: confirmMs,
+        regions = CompiledRegions(compiled: compiled, classifiers: classifiers, hysteresisM: hysteresisM, confirmMs: confirmMs,
                                   group: group, campaign: campaign, localRegion: localRegion)
         var entries: [(box: BoundingBox, owner: Int32)] = []
         entries.reserveCapacity(geometries.count)

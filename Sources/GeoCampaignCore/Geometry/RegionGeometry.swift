@@ -19,12 +19,10 @@ public struct RegionGeometry: Sendable {
         case polygon(Polygon)
     }
 
-    /// Flat rings of a polygon: vertices (degrees and radians), ring start offsets, and edge
-    /// chunks (see `EdgeChunk`) over the vertex indices.
+    /// Flat rings of a polygon: vertices (degrees and radians) and edge chunks (see `EdgeChunk`)
+    /// over the vertex indices.
     struct Polygon: Sendable {
         var vertices: [Vertex] = []
-        /// ringStart[i] ..< ringStart[i + 1] are ring i's vertices (not closed).
-        var ringStart: [Int] = [0]
         /// Runs of up to `chunkSize` consecutive edges of one ring with their bounding box, so
         /// that a query can skip edges far from the fix.
         var chunks: [EdgeChunk] = []
@@ -62,51 +60,102 @@ public struct RegionGeometry: Sendable {
 
     /// Compiles a region shape.
     public init(_ shape: Region.Shape) {
+        bounds = RegionGeometry.bounds(of: shape)
         switch shape {
         case let .circle(center, radiusM):
             let lat = Earth.radians(center.lat)
             kind = .circle(latRad: lat, lonRad: Earth.radians(center.lon), cosLat: cos(lat), radiusM: radiusM)
-            bounds = RegionGeometry.circleBox(center: center, meters: radiusM)
         case let .polygon(parts):
-            var p = Polygon()
+            let (vertexCount, chunkCount) = RegionGeometry.polygonCounts(parts)
+            var chunks: [EdgeChunk] = []
+            let vertices = [Vertex](unsafeUninitializedCapacity: vertexCount) { v, n in
+                chunks = [EdgeChunk](unsafeUninitializedCapacity: chunkCount) { c, m in
+                    if let vb = v.baseAddress, let cb = c.baseAddress { RegionGeometry.writePolygon(parts, vertices: vb, base: 0, chunks: cb) }
+                    m = chunkCount
+                }
+                n = vertexCount
+            }
+            kind = .polygon(Polygon(vertices: vertices, chunks: chunks))
+        }
+    }
+
+    /// A compiled region given by its parts: a circle, or a polygon's bounds with its vertices and
+    /// chunks kept elsewhere (`CompiledGeometry`, whose heads leave `Polygon` empty).
+    init(kind: Kind, bounds: BoundingBox) {
+        self.kind = kind
+        self.bounds = bounds
+    }
+
+    /// The shape's own bounding box (no expansion), degrees.
+    /// - Complexity: O(1) for circles, O(vertices) for polygons.
+    static func bounds(of shape: Region.Shape) -> BoundingBox {
+        switch shape {
+        case let .circle(center, radiusM):
+            return circleBox(center: center, meters: radiusM)
+        case let .polygon(parts):
             var box = BoundingBox(minLat: .infinity, maxLat: -.infinity, minLon: .infinity, maxLon: -.infinity)
-            let total = parts.reduce(0) { $0 + $1.outer.count + $1.holes.reduce(0) { $0 + $1.count } }
-            p.vertices.reserveCapacity(total)
-            p.chunks.reserveCapacity(total / RegionGeometry.chunkSize + 2 * parts.count + 1)
             for part in parts {
                 for k in -1..<part.holes.count {
-                    let ring = k < 0 ? part.outer : part.holes[k]
-                    if ring.isEmpty { continue }
-                    for c in ring {
-                        p.vertices.append(Vertex(latDeg: c.lat, lonDeg: c.lon, latRad: Earth.radians(c.lat), lonRad: Earth.radians(c.lon)))
+                    for c in k < 0 ? part.outer : part.holes[k] {
                         box.minLat = min(box.minLat, c.lat); box.maxLat = max(box.maxLat, c.lat)
                         box.minLon = min(box.minLon, c.lon); box.maxLon = max(box.maxLon, c.lon)
                     }
-                    p.ringStart.append(p.vertices.count)
                 }
             }
-            for ring in 0..<(p.ringStart.count - 1) {
-                let rs = p.ringStart[ring], re = p.ringStart[ring + 1]
+            return box
+        }
+    }
+
+    /// How many vertices and edge chunks a polygon compiles to.
+    /// - Complexity: O(rings).
+    static func polygonCounts(_ parts: [Region.PolygonPart]) -> (vertices: Int, chunks: Int) {
+        var vertices = 0, chunks = 0
+        for part in parts {
+            for k in -1..<part.holes.count {
+                let n = k < 0 ? part.outer.count : part.holes[k].count
+                vertices += n
+                chunks += (n + chunkSize - 1) / chunkSize
+            }
+        }
+        return (vertices, chunks)
+    }
+
+    /// Writes a polygon's vertices (`polygonCounts` of them) at `vertices` and its edge chunks at
+    /// `chunks`, the chunks numbering the vertices from `base` (the index of `vertices[0]` in
+    /// the buffer it is part of).
+    /// - Complexity: O(vertices).
+    static func writePolygon(_ parts: [Region.PolygonPart], vertices: UnsafeMutablePointer<Vertex>, base: Int,
+                             chunks: UnsafeMutablePointer<EdgeChunk>) {
+        var placed = 0, chunkCount = 0
+        for part in parts {
+            for k in -1..<part.holes.count {
+                let ring = k < 0 ? part.outer : part.holes[k]
+                if ring.isEmpty { continue }
+                let rs = placed
+                for c in ring {
+                    (vertices + placed).initialize(to: Vertex(latDeg: c.lat, lonDeg: c.lon, latRad: Earth.radians(c.lat), lonRad: Earth.radians(c.lon)))
+                    placed += 1
+                }
+                let re = placed
                 var first = rs
                 while first < re {
-                    let end = min(first + RegionGeometry.chunkSize, re)
+                    let end = min(first + chunkSize, re)
                     var b = BoundingBox(minLat: .infinity, maxLat: -.infinity, minLon: .infinity, maxLon: -.infinity)
                     var v = first == rs ? re - 1 : first - 1
                     var next = first
                     while true {
-                        let c = p.vertices[v]
+                        let c = vertices[v]
                         b.minLat = min(b.minLat, c.latDeg); b.maxLat = max(b.maxLat, c.latDeg)
                         b.minLon = min(b.minLon, c.lonDeg); b.maxLon = max(b.maxLon, c.lonDeg)
                         if next == end { break }
                         v = next
                         next += 1
                     }
-                    p.chunks.append(EdgeChunk(first: first, end: end, ringFirst: rs, ringEnd: re, box: b))
+                    (chunks + chunkCount).initialize(to: EdgeChunk(first: base + first, end: base + end, ringFirst: base + rs, ringEnd: base + re, box: b))
+                    chunkCount += 1
                     first = end
                 }
             }
-            kind = .polygon(p)
-            bounds = box
         }
     }
 

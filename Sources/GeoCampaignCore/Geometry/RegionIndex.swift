@@ -133,25 +133,48 @@ public struct RegionIndex: Sendable {
             while exponent < wanted[k] { exponent += 2 }
             levelOf[exponent, default: []].append(n)
         }
-        var built = Built()
-        for exponent in levelOf.keys.sorted() {
-            guard let members = levelOf[exponent] else { continue }
-            built.addLevel(exponent: exponent, members: members, entries: entries)
+        // Every level is planned first (its cells and items counted), so that the cell starts
+        // and the items are written once, in place, into buffers of their final size: building
+        // them by appends and then copying them held a city's finest level (millions of cells)
+        // two or three times.
+        let plans = levelOf.keys.sorted().compactMap { e in levelOf[e].map { LevelPlan(exponent: e, members: $0, entries: entries) } }
+        let cellTotal = plans.reduce(0) { $0 + $1.cellCount + 1 }, itemTotal = plans.reduce(0) { $0 + $1.listed }
+        var levels: [Level] = [], slots: [CellTable.Slot] = []
+        var items: FixedBuffer<Item>?
+        starts = FixedBuffer(count: cellTotal) { st in
+            items = FixedBuffer(count: itemTotal) { out in
+                var cellBase = 0, itemBase = 0
+                for plan in plans {
+                    var level = plan.level
+                    level.runBase = cellBase
+                    plan.fill(st, cellBase: cellBase, out, itemBase: itemBase)
+                    if level.width == 0 { plan.addSlots(&level, to: &slots) }
+                    levels.append(level)
+                    cellBase += plan.cellCount + 1
+                    itemBase += plan.listed
+                }
+            }
         }
-        levels = FixedBuffer(built.levels)
-        slots = FixedBuffer(built.slots)
-        starts = FixedBuffer(built.starts)
-        items = FixedBuffer(built.items)
+        self.items = items ?? FixedBuffer([])
+        self.levels = FixedBuffer(levels)
+        self.slots = FixedBuffer(slots)
     }
 
-    /// The buffers of an index being built, level by level.
-    private struct Built {
-        var levels: [Level] = []
-        var slots: [CellTable.Slot] = []
-        var starts: [Int32] = []
-        var items: [Item] = []
+    /// One level to build: its boxes' cell ranges, whether its cells are dense or in tiles, and
+    /// how many cells and items it takes.
+    private struct LevelPlan {
+        var level: Level
+        let members: [Int]
+        let ranges: [(x0: Int64, x1: Int64, y0: Int64, y1: Int64)]
+        /// Items (cell listings) of the level.
+        let listed: Int
+        /// Cells (a tiled level's come 16 per tile).
+        let cellCount: Int
+        /// Tiled levels: the tiles in order of first appearance, and their numbers.
+        let tileKeys: [Int64]
+        let numbers: TileNumbers?
 
-        mutating func addLevel(exponent: Int, members: [Int], entries: [(box: BoundingBox, owner: Int32)]) {
+        init(exponent: Int, members: [Int], entries: [(box: BoundingBox, owner: Int32)]) {
             let inv = 1 / RegionIndex.cellSize(exponent)
             var ranges: [(x0: Int64, x1: Int64, y0: Int64, y1: Int64)] = []
             ranges.reserveCapacity(members.count)
@@ -168,95 +191,91 @@ public struct RegionIndex: Sendable {
             }
             let width = hi.x - lo.x + 1, height = hi.y - lo.y + 1
             let (cells, overflow) = width.multipliedReportingOverflow(by: height)
-            var level = Level(invCell: inv, x0: lo.x, y0: lo.y, width: 0, height: 0, runBase: starts.count, slotBase: 0, mask: 0, shift: 0)
+            level = Level(invCell: inv, x0: lo.x, y0: lo.y, width: 0, height: 0, runBase: 0, slotBase: 0, mask: 0, shift: 0)
+            self.members = members
+            self.ranges = ranges
+            self.listed = Int(listed)
             if !overflow && cells <= max(RegionIndex.denseMinCells, RegionIndex.denseItemFactor * listed) {
                 level.width = width
                 level.height = height
-                level.runBase = starts.count
-                fill(cellCount: Int(cells), members: members, ranges: ranges) { x, y in
-                    Int((y - lo.y) * width + (x - lo.x))
-                }
+                cellCount = Int(cells)
+                tileKeys = []
+                numbers = nil
             } else {
-                addTiles(&level, members: members, ranges: ranges, entries: entries)
-            }
-            levels.append(level)
-        }
-
-        /// Appends the starts of `cellCount` cells (`cell(x, y)` giving a cell's position among
-        /// them) and the items of `members`, by a counting sort done in place in the new starts
-        /// (no other array as large as the cells, so a large city's finest level costs 4 bytes per
-        /// cell while it is built too).
-        private mutating func fill(cellCount: Int, members: [Int], ranges: [(x0: Int64, x1: Int64, y0: Int64, y1: Int64)],
-                                        cell: (Int64, Int64) -> Int) {
-            let base = starts.count
-            let first = Int32(items.count)
-            starts.reserveCapacity(base + cellCount + 1)
-            starts += repeatElement(0, count: cellCount + 1)
-            var total = 0
-            starts.withUnsafeMutableBufferPointer { st in
-                // Counts at base + c + 1, then running ends: st[base + c + 1] is where cell c ends.
+                // Tiles are numbered in order of first appearance through an open-addressing table.
+                var numbers = TileNumbers(expected: members.count)
+                var tileKeys: [Int64] = []
                 for r in ranges {
-                    for y in r.y0...r.y1 { for x in r.x0...r.x1 { st[base + cell(x, y) + 1] += 1 } }
-                }
-                st[base] = first
-                for c in 0..<cellCount { st[base + c + 1] += st[base + c] }
-                total = Int(st[base + cellCount] - first)
-            }
-            items += repeatElement(Item(entry: 0), count: total)
-            items.withUnsafeMutableBufferPointer { out in
-                starts.withUnsafeMutableBufferPointer { st in
-                    // Members in reverse, each moving its cells' ends down: a cell's items end up
-                    // in member order, and st[base + c + 1] at the start of cell c.
-                    for k in members.indices.reversed() {
-                        let r = ranges[k]
-                        let item = Item(entry: Int32(members[k]))
-                        for y in r.y0...r.y1 {
-                            for x in r.x0...r.x1 {
-                                let c = base + cell(x, y) + 1
-                                st[c] -= 1
-                                out[Int(st[c])] = item
-                            }
+                    for ty in (r.y0 >> CellTable.tileShift)...(r.y1 >> CellTable.tileShift) {
+                        for tx in (r.x0 >> CellTable.tileShift)...(r.x1 >> CellTable.tileShift) {
+                            let key = RegionIndex.key(tx, ty)
+                            if numbers.insert(key, number: tileKeys.count) { tileKeys.append(key) }
                         }
                     }
-                    // Shift down by one: st[base + c] is the start of cell c, st[base + cellCount] the end.
-                    for c in 0..<cellCount { st[base + c] = st[base + c + 1] }
-                    st[base + cellCount] = first + Int32(total)
                 }
+                cellCount = tileKeys.count * CellTable.cellsPerTile
+                self.tileKeys = tileKeys
+                self.numbers = numbers
             }
         }
 
-        /// A tiled level: the tiles the boxes touch, their cells and the hash table over them.
-        private mutating func addTiles(_ level: inout Level, members: [Int], ranges: [(x0: Int64, x1: Int64, y0: Int64, y1: Int64)],
-                                       entries: [(box: BoundingBox, owner: Int32)]) {
-            // Tiles are numbered in order of first appearance through an open-addressing table.
-            var numbers = TileNumbers(expected: members.count)
-            var tileKeys: [Int64] = []
+        /// Writes the level's `cellCount + 1` cell starts at `st[cellBase...]` and its `listed`
+        /// items at `out[itemBase...]`, by a counting sort done in place in the starts (no other
+        /// array as large as the cells): a cell's items in member order.
+        func fill(_ st: UnsafeMutableBufferPointer<Int32>, cellBase base: Int, _ out: UnsafeMutableBufferPointer<Item>, itemBase: Int) {
+            if let numbers {
+                // The last tile looked up: a box's cells mostly share a tile.
+                var lastTile = CellTable.empty, lastIndex = 0
+                fill(st, base, out, itemBase) { x, y in
+                    let key = CellTable.tileKey(x, y)
+                    if key != lastTile {
+                        lastTile = key
+                        lastIndex = numbers.number(of: key)
+                    }
+                    return lastIndex * CellTable.cellsPerTile + CellTable.offsetInTile(x, y)
+                }
+            } else {
+                let (x0, y0, width) = (level.x0, level.y0, level.width)
+                fill(st, base, out, itemBase) { x, y in Int((y - y0) * width + (x - x0)) }
+            }
+        }
+
+        private func fill(_ st: UnsafeMutableBufferPointer<Int32>, _ base: Int, _ out: UnsafeMutableBufferPointer<Item>, _ itemBase: Int,
+                          cell: (Int64, Int64) -> Int) {
+            let first = Int32(itemBase)
+            UnsafeMutableBufferPointer(rebasing: st[base...(base + cellCount)]).initialize(repeating: 0)
+            // Counts at base + c + 1, then running ends: st[base + c + 1] is where cell c ends.
             for r in ranges {
-                for ty in (r.y0 >> CellTable.tileShift)...(r.y1 >> CellTable.tileShift) {
-                    for tx in (r.x0 >> CellTable.tileShift)...(r.x1 >> CellTable.tileShift) {
-                        let key = RegionIndex.key(tx, ty)
-                        if numbers.insert(key, number: tileKeys.count) { tileKeys.append(key) }
+                for y in r.y0...r.y1 { for x in r.x0...r.x1 { st[base + cell(x, y) + 1] += 1 } }
+            }
+            st[base] = first
+            for c in 0..<cellCount { st[base + c + 1] += st[base + c] }
+            // Members in reverse, each moving its cells' ends down: a cell's items end up in member
+            // order, and st[base + c + 1] at the start of cell c.
+            for k in members.indices.reversed() {
+                let r = ranges[k]
+                let item = Item(entry: Int32(members[k]))
+                for y in r.y0...r.y1 {
+                    for x in r.x0...r.x1 {
+                        let c = base + cell(x, y) + 1
+                        st[c] -= 1
+                        (out.baseAddress.unsafelyUnwrapped + Int(st[c])).initialize(to: item)
                     }
                 }
             }
-            let runBase = starts.count
-            level.runBase = runBase
-            // The last tile looked up: a box's cells mostly share a tile.
-            var lastTile = CellTable.empty, lastIndex = 0
-            fill(cellCount: tileKeys.count * CellTable.cellsPerTile, members: members, ranges: ranges) { x, y in
-                let key = CellTable.tileKey(x, y)
-                if key != lastTile {
-                    lastTile = key
-                    lastIndex = numbers.number(of: key)
-                }
-                return lastIndex * CellTable.cellsPerTile + CellTable.offsetInTile(x, y)
-            }
+            // Shift down by one: st[base + c] is the start of cell c, st[base + cellCount] the end.
+            for c in 0..<cellCount { st[base + c] = st[base + c + 1] }
+            st[base + cellCount] = first + Int32(listed)
+        }
+
+        /// A tiled level's hash table over its tiles, appended to `slots`.
+        func addSlots(_ level: inout Level, to slots: inout [CellTable.Slot]) {
             let (capacity, shift) = CellTable.shape(tiles: tileKeys.count)
             let slotBase = slots.count
             slots += repeatElement(CellTable.Slot(key: CellTable.empty, base: 0), count: capacity)
             for (t, key) in tileKeys.enumerated() {
                 let s = CellTable.find(key, in: slots, base: slotBase, capacity: capacity, shift: shift)
-                slots[s] = CellTable.Slot(key: key, base: runBase + t * CellTable.cellsPerTile)
+                slots[s] = CellTable.Slot(key: key, base: level.runBase + t * CellTable.cellsPerTile)
             }
             level.slotBase = slotBase
             level.mask = capacity - 1

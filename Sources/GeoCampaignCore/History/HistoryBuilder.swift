@@ -337,6 +337,15 @@ public final class HistoryBuilder {
     /// history. Users without any kept fix are left out. The builder is spent.
     /// - Complexity: O(n) to group, plus O(k log k) per user whose k fixes were out of order.
     public func finish() -> History {
+        finishPacked().unpack(threads: threads)
+    }
+
+    /// As `finish()`, with every user's fixes packed in a few large buffers (for a batch replay:
+    /// no array per user). When every part of the input holds each of its users' fixes in one
+    /// stretch (input grouped by user), the parts' own buffers are kept as they are; else the
+    /// fixes are moved to one buffer by a counting sort. The builder is spent.
+    /// - Complexity: as `finish()`.
+    func finishPacked() -> PackedHistory {
         closeTail()
         let users = interner.count
         var total = [Int](repeating: 0, count: users)
@@ -347,20 +356,65 @@ public final class HistoryBuilder {
                 for (u, c) in seg.counts.enumerated() { total[u] += c }
             }
         }
-        // Counting sort of every fix into one scratch array, part by part (each part freed once
-        // copied); then one exact-size array per user, the scratch handed back as it is copied.
         var start = [Int](repeating: 0, count: users + 1)
         for u in 0..<users { start[u + 1] = start[u] + total[u] }
         let all = start[users]
         let workers = all >= parallelMinFixes ? max(1, threads) : 1
-        let scratch = MappedColumn<Fix>(zeroed: all)
+        let grouped = groupedPlaces(total: total)
+        let (places, columns) = grouped ?? scatterAll(start: start, workers: workers)
+        segments = []
+        // Users in `workers` runs of about equal fix counts, each run sorted (and its ids made)
+        // by one thread.
+        var runs = [0]
+        for w in 1..<workers {
+            var u = runs[w - 1]
+            while u < users && start[u] < all / workers * w { u += 1 }
+            runs.append(u)
+        }
+        runs.append(users)
+        let out = UnsafeMutablePointer<[String]>.allocate(capacity: workers)
+        out.initialize(repeating: [], count: workers)
+        defer {
+            out.deinitialize(count: workers)
+            out.deallocate()
+        }
+        let interner = self.interner, bases = columns.map(\.base)
+        let build = { (w: Int) in
+            var ids: [String] = []
+            for u in runs[w]..<runs[w + 1] where total[u] > 0 {
+                ids.append(interner.string(u))
+                let p = places[u]
+                HistoryBuilder.stableSortByTime(UnsafeMutableBufferPointer(start: bases[p.column] + p.start, count: p.count))
+            }
+            out[w] = ids
+        }
+        if workers == 1 {
+            build(0)
+        } else {
+            DispatchQueue.concurrentPerform(iterations: workers) { w in build(w) }
+        }
+        var ids: [String] = []
+        ids.reserveCapacity(users)
+        for w in 0..<workers {
+            ids += out[w]
+            out[w] = []
+        }
+        let kept = (0..<users).filter { total[$0] > 0 }.map { places[$0] }
+        return PackedHistory(userIds: ids, places: kept, columns: columns, regrouped: grouped == nil, stats: stats)
+    }
+
+    /// Counting sort of every fix into one buffer (user `u`'s fixes from `start[u]`), part by
+    /// part, each part's memory handed back as it is copied.
+    private func scatterAll(start: [Int], workers: Int) -> ([PackedHistory.Place], [MappedColumn<Fix>]) {
+        let users = start.count - 1
+        let column = MappedColumn<Fix>(zeroed: start[users], hugePages: true)
         var filled = start
         var i = 0
         while i < segments.count {
             let batch = Array(segments[i..<min(segments.count, i + workers)])
             i += batch.count
             if batch.count == 1 {
-                HistoryBuilder.scatter(batch[0], into: scratch.base, filled: &filled)
+                HistoryBuilder.scatter(batch[0], into: column.base, filled: &filled)
                 continue
             }
             // Each part of the batch starts where the parts before it end, user by user.
@@ -373,64 +427,64 @@ public final class HistoryBuilder {
                     for (u, c) in seg.counts.enumerated() { filled[u] += c }
                 }
             }
-            let base = scratch.base
+            let base = column.base
             DispatchQueue.concurrentPerform(iterations: batch.count) { b in
                 var mine = froms[b]
                 HistoryBuilder.scatter(batch[b], into: base, filled: &mine)
             }
         }
-        segments = []
-        // Users in `workers` runs of about equal fix counts, each run built by one thread.
-        var runs = [0]
-        for w in 1..<workers {
-            var u = runs[w - 1]
-            while u < users && start[u] < all / workers * w { u += 1 }
-            runs.append(u)
-        }
-        runs.append(users)
-        let out = UnsafeMutablePointer<([String], [[Fix]])>.allocate(capacity: workers)
-        out.initialize(repeating: ([], []), count: workers)
-        defer {
-            out.deinitialize(count: workers)
-            out.deallocate()
-        }
-        let interner = self.interner
-        let build = { (w: Int) in
-            var ids: [String] = []
-            var groups: [[Fix]] = []
-            var released = start[runs[w]]
-            for u in runs[w]..<runs[w + 1] where total[u] > 0 {
-                let n = total[u], from = scratch.base + start[u]
-                ids.append(interner.string(u))
-                var g = [Fix](unsafeUninitializedCapacity: n) { out, initialized in
-                    if let base = out.baseAddress { base.initialize(from: from, count: n) }
-                    initialized = n
+        let places = (0..<users).map { PackedHistory.Place(column: 0, start: start[$0], count: start[$0 + 1] - start[$0]) }
+        return (places, [column])
+    }
+
+    /// When every part holds each of its users' fixes in one stretch (input grouped by user):
+    /// the place of each user's fixes in the parts' own buffers, which become the history's (the
+    /// fixes are not copied). The fixes of a user found in several parts (at a part boundary, or
+    /// in several files) are copied, in input order, into one more buffer. Nil, with nothing
+    /// changed, when some part holds a user's fixes in more than one stretch.
+    private func groupedPlaces(total: [Int]) -> ([PackedHistory.Place], [MappedColumn<Fix>])? {
+        typealias Place = PackedHistory.Place
+        var places = [Place](repeating: Place(column: -1, start: 0, count: 0), count: total.count)
+        // The stretches of the users found in several parts, in input order.
+        var pieces: [Int: [Place]] = [:]
+        for (s, seg) in segments.enumerated() {
+            let own = seg.owners.base, n = seg.fixes.count
+            let ok = seg.counts.withUnsafeBufferPointer { counts -> Bool in
+                var k = 0
+                while k < n {
+                    let local = own[k]
+                    var e = k + 1
+                    while e < n && own[e] == local { e += 1 }
+                    if e - k != counts[Int(local)] { return false }
+                    let u = seg.map.map { Int($0[Int(local)]) } ?? Int(local)
+                    let here = Place(column: s, start: k, count: e - k)
+                    if places[u].column < 0 {
+                        places[u] = here
+                    } else {
+                        if pieces[u] == nil { pieces[u] = [places[u]] }
+                        pieces[u]?.append(here)
+                    }
+                    k = e
                 }
-                if start[u + 1] - released >= 1 << 15 {
-                    scratch.releasePages(from: released, to: start[u + 1])
-                    released = start[u + 1]
-                }
-                HistoryBuilder.stableSortByTime(&g)
-                groups.append(g)
+                return true
             }
-            out[w] = (ids, groups)
+            if !ok { return nil }
         }
-        if workers == 1 {
-            build(0)
-        } else {
-            DispatchQueue.concurrentPerform(iterations: workers) { w in build(w) }
+        var columns = segments.map(\.fixes)
+        for seg in segments { seg.owners.releaseAll() }
+        if !pieces.isEmpty {
+            let spill = MappedColumn<Fix>(zeroed: pieces.keys.reduce(0) { $0 + total[$1] })
+            var at = 0
+            for u in pieces.keys.sorted() {
+                places[u] = Place(column: columns.count, start: at, count: total[u])
+                for p in pieces[u] ?? [] {
+                    (spill.base + at).update(from: columns[p.column].base + p.start, count: p.count)
+                    at += p.count
+                }
+            }
+            columns.append(spill)
         }
-        scratch.releaseAll()
-        var ids: [String] = []
-        var groups: [[Fix]] = []
-        ids.reserveCapacity(users)
-        groups.reserveCapacity(users)
-        for w in 0..<workers {
-            ids += out[w].0
-            groups += out[w].1
-            out[w] = ([], [])
-        }
-        return History(userIds: ids, fixes: groups, stats: stats)
+        return (places, columns)
     }
 
     /// Copies the fixes of `seg` to their user's next place in `out` (`filled[u]`), handing
@@ -464,14 +518,16 @@ public final class HistoryBuilder {
 
     /// Sorts `a` by time, keeping the input order of equal times.
     static func stableSortByTime(_ a: inout [Fix]) {
-        var sorted = true
+        a.withUnsafeMutableBufferPointer { stableSortByTime($0) }
+    }
+
+    /// Sorts the fixes of `a` by time in place, keeping the input order of equal times.
+    static func stableSortByTime(_ a: UnsafeMutableBufferPointer<Fix>) {
         var i = 1
-        while i < a.count {
-            if a[i].time < a[i - 1].time { sorted = false; break }
-            i += 1
-        }
-        if sorted { return }
+        while i < a.count && a[i].time >= a[i - 1].time { i += 1 }
+        if i >= a.count { return }
         // The standard library's sort is documented as stable.
-        a.sort { $0.time < $1.time }
+        var b = a
+        b.sort { $0.time < $1.time }
     }
 }

@@ -31,11 +31,12 @@ final class MappedColumn<Element> {
     }
 
     /// `count` zero-filled elements (all-zero bytes must be a valid `Element`), to be written in
-    /// any order.
-    init(zeroed count: Int) {
+    /// any order; with `hugePages`, the mapping may use huge pages (fewer page faults on first
+    /// touch; worth it when every page is written).
+    init(zeroed count: Int, hugePages: Bool = false) {
         capacity = max(4096, count)
         sequential = false
-        (base, mapped) = MappedColumn.map(capacity, hugePages: false)
+        (base, mapped) = MappedColumn.map(capacity, hugePages: hugePages)
         if !mapped { UnsafeMutableRawPointer(base).initializeMemory(as: UInt8.self, repeating: 0, count: capacity * MemoryLayout<Element>.stride) }
         self.count = count
     }

@@ -48,7 +48,9 @@ extension CampaignDecoder {
     private struct FeatureOutcome {
         var issues: [FeatureIssue] = []
         var pointId: String?
-        var added: (Region, Int, JSONNode)?
+        /// The region, the feature's number (0-based) and the byte offset of the value that
+        /// names it (where a duplicate id is reported).
+        var added: (Region, Int, Int)?
     }
 
     /// The settings of one import entry that every feature is decoded with.
@@ -91,25 +93,33 @@ extension CampaignDecoder {
     }
 
     /// Decodes every feature, in chunks on several threads for large files; outcomes are chunks
-    /// in feature order, exactly as decoding them one by one.
+    /// in feature order, exactly as decoding them one by one. Decoding in chunks gives back the
+    /// memory of each chunk's nodes once it is decoded (`released` is then true: the features'
+    /// nodes are not to be read again); `end` is the node just past the last feature's.
     /// - Complexity: O(total size of the features), spread over the available cores.
-    private static func decodeFeatures(_ list: JSONNode, _ features: [Int], _ settings: ImportSettings) -> [[FeatureOutcome]] {
+    private static func decodeFeatures(_ features: [JSONNode], end: Int, _ settings: ImportSettings) -> (outcomes: [[FeatureOutcome]], released: Bool) {
         let n = features.count
         let chunkCount = n < 4_096 ? 1 : min(32, max(1, ProcessInfo.processInfo.activeProcessorCount * 4))
-        if chunkCount == 1 { return [features.indices.map { decodeFeature($0, list.node(features[$0]), settings) }] }
+        var scratch: [[Coordinate]] = []
+        if chunkCount == 1 { return ([features.indices.map { decodeFeature($0, features[$0], settings, &scratch) }], false) }
         let results = ChunkResults(count: chunkCount)
         DispatchQueue.concurrentPerform(iterations: chunkCount) { c in
             let lo = n * c / chunkCount, hi = n * (c + 1) / chunkCount
             // Each thread works on its own copy of the settings, so that the reference counts it
             // touches per feature are its own, not shared with the other threads.
             let own = settings.ownCopy()
-            results.set(c, (lo..<hi).map { decodeFeature($0, list.node(features[$0]), own) })
+            var scratch: [[Coordinate]] = []
+            results.set(c, (lo..<hi).map { decodeFeature($0, features[$0], own, &scratch) })
+            if lo < hi { features[lo].document.releaseNodes(features[lo].index..<(hi < n ? features[hi].index : end)) }
         }
-        return results.take()
+        return (results.take(), true)
     }
 
-    /// Decodes feature `i` (0-based) of an import.
-    private static func decodeFeature(_ i: Int, _ feature: JSONNode, _ settings: ImportSettings) -> FeatureOutcome {
+    /// Decodes feature `i` (0-based) of an import. The rings as written are read into `scratch`,
+    /// reused from feature to feature: only the normalized rings, which the region keeps, are
+    /// allocated per feature (a fresh copy of every ring as written, freed among the kept ones,
+    /// left the heap full of holes: about 50 MB with 100k polygons).
+    private static func decodeFeature(_ i: Int, _ feature: JSONNode, _ settings: ImportSettings, _ scratch: inout [[Coordinate]]) -> FeatureOutcome {
         var out = FeatureOutcome()
         let extraTags = settings.extraTags, idProperty = settings.idProperty, nameProperty = settings.nameProperty
         let radius = settings.radius, hyst = settings.hyst, confirm = settings.confirm
@@ -185,13 +195,14 @@ extension CampaignDecoder {
             var fatal = false
             for (pi, poly) in polys.enumerated() {
                 guard let ringNodes = poly.array, !ringNodes.isEmpty else { malformed = true; break }
-                var rs: [[Coordinate]] = []
-                rs.reserveCapacity(ringNodes.count)
+                var read = 0
                 for r in ringNodes {
-                    guard let ring = r.positions else { break }
-                    rs.append(ring)
+                    if read == scratch.count { scratch.append([]) }
+                    guard r.positions(into: &scratch[read]) else { break }
+                    read += 1
                 }
-                guard rs.count == ringNodes.count else { malformed = true; break }
+                guard read == ringNodes.count else { malformed = true; break }
+                let rs = Array(scratch[0..<read])
                 if let (r, k) = Self.firstOutOfRange(rs) {
                     out.issues.append(FeatureIssue(severity: .error, kind: "range", plural: "have positions out of range",
                                                message: Self.rangeMessage(label, rs[r][k]), mark: ringNodes[r].itemMark(k)))
@@ -239,7 +250,7 @@ extension CampaignDecoder {
             return out
         }
         guard let shape else { return out }
-        out.added = ((Region(id: id, name: name, tags: tags, shape: shape, hysteresisM: hyst, confirmMs: confirm), i, idNode ?? feature))
+        out.added = ((Region(id: id, name: name, tags: tags, shape: shape, hysteresisM: hyst, confirmMs: confirm), i, (idNode ?? feature).offset))
         return out
     }
 
@@ -247,14 +258,14 @@ extension CampaignDecoder {
     /// different in every feature, in the order of the first feature's properties, those named
     /// like ids (`objectid`, `osm_id`) first. Only for the message about features without ids.
     /// - Complexity: O(features x properties of the first feature).
-    private static func uniqueProperties(_ list: JSONNode, _ features: [Int]) -> [String] {
-        guard let first = features.first, let names = list.node(first)["properties"]?.members?.map(\.name) else { return [] }
+    private static func uniqueProperties(_ features: [JSONNode]) -> [String] {
+        guard let first = features.first, let names = first["properties"]?.members?.map(\.name) else { return [] }
         var unique: [String] = []
         for name in names.prefix(100) where !unique.contains(name) {
             var seen = Set<String>()
             var ok = true
-            for k in features {
-                guard let t = list.node(k)["properties"]?[name]?.text, !t.isEmpty, !hasControlCharacter(t), seen.insert(t).inserted else {
+            for feature in features {
+                guard let t = feature["properties"]?[name]?.text, !t.isEmpty, !hasControlCharacter(t), seen.insert(t).inserted else {
                     ok = false
                     break
                 }
@@ -296,7 +307,7 @@ extension CampaignDecoder {
         // the decoding threads); `geo` keeps the document alive until this function returns.
         defer { withExtendedLifetime(geo) {} }
         let root = geo.root.unretained
-        guard root["type"]?.string == "FeatureCollection", let list = root["features"], let features = list.itemIndices else {
+        guard root["type"]?.string == "FeatureCollection", let list = root["features"], let features = list.array else {
             let t = root["type"]?.string.map { " (its type is '\($0)')" } ?? ""
             error(pathNode.mark, "the import '\(rel)' is not a GeoJSON FeatureCollection\(t): export the regions as a FeatureCollection of Point, Polygon and MultiPolygon features")
             scope.regionsIncomplete = true
@@ -320,7 +331,11 @@ extension CampaignDecoder {
             scope.origins.reserveCapacity(max(scope.origins.count + most, 2 * scope.origins.capacity))
         }
         let line = pathNode.mark.line
-        var chunks = Self.decodeFeatures(list, features, settings)
+        var decoded = Self.decodeFeatures(features, end: root.tape.next(list.index), settings)
+        let released = decoded.released
+        // Moved out, not copied (a copy would share the chunks and copy each on first change).
+        var chunks: [[FeatureOutcome]] = []
+        swap(&chunks, &decoded.outcomes)
         for c in chunks.indices {
             // Outcomes are moved out of their chunk (swapped with empty ones), not copied.
             var chunk: [FeatureOutcome] = []
@@ -330,16 +345,16 @@ extension CampaignDecoder {
                 swap(&outcome, &chunk[k])
                 issues += outcome.issues
                 if pointExample == nil, let p = outcome.pointId { pointExample = p }
-                var taken: (Region, Int, JSONNode)?
+                var taken: (Region, Int, Int)?
                 swap(&taken, &outcome.added)
-                guard let (region, feature, markNode) = consume taken else { continue }
+                guard let (region, feature, markOffset) = consume taken else { continue }
                 // Without a radius, Points make no regions (reported below).
                 if radius == nil, case .circle = region.shape { continue }
                 if let first = scope.regionIds.insert(region.id, .imported(feature: feature + 1, id: region.id, file: rel, line: line)) {
                     let label = "feature \(feature + 1) ('\(region.id)')"
                     duplicates.append(FeatureIssue(severity: .error, kind: "dup", plural: "have ids already used in this campaign",
                                                    message: "\(label) has the id '\(region.id)', already used \(first.words) in \(file.path): region ids must be unique in a campaign (use id_property: to pick another property)",
-                                                   mark: markNode.mark))
+                                                   mark: root.document.mark(atOffset: markOffset)))
                     continue
                 }
                 // The import's own tags were added above; only a feature's extra tags are new.
@@ -370,7 +385,10 @@ extension CampaignDecoder {
             guard let g = groups[kind], let first = g.first else { continue }
             if kind == "no-id", g.count > 1 {
                 // One error for the import, not one per feature (3,463 for a city's restaurants).
-                let unique = Self.uniqueProperties(list, features)
+                // Decoding in chunks gave back the features' nodes: they are read from the text
+                // parsed again (only for this message).
+                let again = released ? root.document.reparsed().flatMap { JSONNode(document: $0, index: 0)["features"]?.array } : features
+                let unique = Self.uniqueProperties(again ?? [])
                 let how: String
                 if let best = unique.first {
                     let others = unique.count > 1 ? " (the properties with a different value in every feature: \(unique.prefix(5).joined(separator: ", ")))" : ""

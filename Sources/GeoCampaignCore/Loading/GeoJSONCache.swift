@@ -82,30 +82,40 @@ final class GeoJSONCache {
         } catch {
             // Only the place and the kind of problem: never the file's text, which need not be
             // GeoJSON at all (a campaign must not be a way to print another file's lines).
-            if let first = bytes.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }),
+            if let first = bytes.buffer.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }),
                first != 0x7B && first != 0x5B {
                 return .failure(ValueError("is not GeoJSON (it does not start with '{' as a GeoJSON FeatureCollection does): export the regions as a GeoJSON FeatureCollection"))
             }
             return .failure(ValueError("is not valid JSON (line \(error.mark.line), column \(error.mark.column): \(error.message)): fix the file or export it again as GeoJSON"))
         }
-        return .success(File(root: root, source: SourceFile(path: path, bytes: bytes)))
+        return .success(File(root: root, source: SourceFile(path: path, shared: bytes)))
     }
 
-    /// The bytes of the file at `path`, read straight into an array of `expected` bytes (then
+    /// The bytes of the file at `path`, read straight into memory of `expected` bytes (then
     /// whatever follows if the file grew, up to just over `maxBytes`); nil if it cannot be opened
     /// or read.
-    private static func contents(_ path: String, expected: Int) -> [UInt8]? {
+    private static func contents(_ path: String, expected: Int) -> FileBytes? {
         guard let f = fopen(path, "rb") else { return nil }
         defer { fclose(f) }
-        var bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, count in
-            count = buffer.baseAddress.map { fread($0, 1, expected, f) } ?? 0
-        }
+        var memory = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, expected))
+        var count = memory.baseAddress.map { fread($0, 1, expected, f) } ?? 0
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while ferror(f) == 0 && feof(f) == 0 && bytes.count <= maxBytes {
+        while ferror(f) == 0 && feof(f) == 0 && count <= maxBytes {
             let n = fread(&chunk, 1, chunk.count, f)
             if n == 0 { break }
-            bytes.append(contentsOf: chunk[..<n])
+            if count + n > memory.count {
+                let bigger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(2 * memory.count, count + n))
+                _ = bigger.initialize(from: memory[0..<count])
+                memory.deallocate()
+                memory = bigger
+            }
+            _ = UnsafeMutableBufferPointer(rebasing: memory[count..<(count + n)]).initialize(from: chunk[0..<n])
+            count += n
         }
-        return ferror(f) == 0 ? bytes : nil
+        guard ferror(f) == 0 else {
+            memory.deallocate()
+            return nil
+        }
+        return FileBytes(adopting: memory, count: count)
     }
 }

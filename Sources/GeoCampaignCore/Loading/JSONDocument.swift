@@ -4,8 +4,9 @@ import Foundation
 /// allocation per value), and the positions (line, column) of values, computed only when asked
 /// for from the bytes.
 final class JSONDocument: @unchecked Sendable {
-    /// The bytes and nodes, owned by the document and freed with it.
+    /// The bytes (shared, kept alive by `storage`) and nodes (owned, freed with the document).
     let tape: JSONTape
+    private let storage: FileBytes
     private var bytes: UnsafeBufferPointer<UInt8> { tape.bytes }
     /// Byte offset of the first column of each line (lines end at LF; line 1 starts after a BOM).
     private let lineStarts: [Int32]
@@ -16,17 +17,32 @@ final class JSONDocument: @unchecked Sendable {
 
     private static let blockShift = 10
 
-    /// A document over a copy of `bytes`, owning `nodes` (allocated by the parser).
-    init(bytes: UnsafeBufferPointer<UInt8>, nodes: UnsafeMutableBufferPointer<JSONTape.Node>, lineStarts: [Int32]) {
-        let b = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
-        _ = b.initialize(from: bytes)
-        tape = JSONTape(bytes: UnsafeBufferPointer(b), nodes: UnsafeBufferPointer(nodes))
+    /// Room for this many nodes in the nodes' memory (`NodeMemory`).
+    private let capacity: Int
+
+    /// A document over `bytes` (shared, not copied), owning `nodes` (allocated by the parser
+    /// from `NodeMemory` with room for `capacity`).
+    init(bytes: FileBytes, nodes: UnsafeMutableBufferPointer<JSONTape.Node>, capacity: Int, lineStarts: [Int32]) {
+        storage = bytes
+        self.capacity = capacity
+        tape = JSONTape(bytes: bytes.buffer, nodes: UnsafeBufferPointer(nodes))
         self.lineStarts = lineStarts
     }
 
     deinit {
-        tape.bytes.deallocate()
-        tape.nodes.deallocate()
+        NodeMemory.free(UnsafeMutablePointer(mutating: tape.nodes.baseAddress.unsafelyUnwrapped), capacity: capacity)
+    }
+
+    /// Gives back the memory of nodes `range` (whole pages), which are not read again: the
+    /// subtrees of values already decoded. Reading them afterwards is an error (`reparsed`
+    /// gives the document again).
+    func releaseNodes(_ range: Range<Int>) {
+        NodeMemory.release(UnsafeMutablePointer(mutating: tape.nodes.baseAddress.unsafelyUnwrapped), range)
+    }
+
+    /// The same text parsed again, with all its nodes (after `releaseNodes`).
+    func reparsed() -> JSONDocument? {
+        try? JSONParser(bytes: storage).document()
     }
 
     /// The line and column (1-based, the column in characters) of byte `offset`.

@@ -14,77 +14,87 @@ struct JSONNode: @unchecked Sendable {
     let tape: JSONTape
     /// The value's node in `tape.nodes`.
     let index: Int
+    /// 0: the value is the node; 1 or 2: it is the first or second number of the position
+    /// node `index` (a position's numbers have no nodes of their own).
+    private let part: Int
 
     /// A handle on node `index` that keeps `document` alive.
     init(document: JSONDocument, index: Int) {
-        self.init(owner: document, document: document, tape: document.tape, index: index)
+        self.init(owner: document, document: document, tape: document.tape, index: index, part: 0)
     }
 
-    private init(owner: JSONDocument?, document: JSONDocument, tape: JSONTape, index: Int) {
+    private init(owner: JSONDocument?, document: JSONDocument, tape: JSONTape, index: Int, part: Int) {
         self.owner = owner
         self.document = document
         self.tape = tape
         self.index = index
+        self.part = part
     }
 
     /// The same value as a handle that does not keep the document alive; use it (and the handles
     /// reached from it) only while this handle or the document is kept, e.g. in
     /// `withExtendedLifetime`.
-    var unretained: JSONNode { JSONNode(owner: nil, document: document, tape: tape, index: index) }
+    var unretained: JSONNode { JSONNode(owner: nil, document: document, tape: tape, index: index, part: part) }
 
     /// The value of node `k` of the same document (kept alive as this handle keeps it).
-    func node(_ k: Int) -> JSONNode { JSONNode(owner: owner, document: document, tape: tape, index: k) }
+    func node(_ k: Int) -> JSONNode { JSONNode(owner: owner, document: document, tape: tape, index: k, part: 0) }
 
-    /// The node indices of the items of an array (for `node(_:)`): lighter than `array` for long
-    /// arrays.
-    var itemIndices: [Int]? {
-        let n = tape.nodes[index]
-        guard n.kind == .array else { return nil }
-        var out: [Int] = []
-        out.reserveCapacity(Int(n.size))
-        var k = index + 1
-        for _ in 0..<Int(n.size) {
-            out.append(k)
-            k = Int(tape.nodes[k].next)
-        }
-        return out
+    /// Number `part` (1 or 2) of this position.
+    private func positionNumber(_ part: Int) -> JSONNode {
+        JSONNode(owner: owner, document: document, tape: tape, index: index, part: part)
     }
 
-    private var kind: JSONTape.Kind { tape.nodes[index].kind }
+    private var kind: JSONTape.Kind { part == 0 ? tape.nodes[index].kind : .number }
+
+    /// Where the value is written: byte offset and, for a number, the length of its text.
+    private var written: (offset: Int, length: Int) {
+        if part != 0 { return tape.positionNumber(index, part - 1) }
+        let n = tape.nodes[index]
+        return (Int(n.offset), n.size)
+    }
 
     /// Where the value starts.
-    var mark: SourceMark { document.mark(atOffset: Int(tape.nodes[index].offset)) }
+    var mark: SourceMark { document.mark(atOffset: written.offset) }
+
+    /// The byte offset where the value starts (`document.mark(atOffset:)` gives its mark).
+    var offset: Int { written.offset }
 
     /// The member `key` of an object (the first, if the name is repeated).
     subscript(_ key: String) -> JSONNode? {
-        tape.member(index, key).map(node)
+        part == 0 ? tape.member(index, key).map(node) : nil
     }
 
     /// The items of an array.
     var array: [JSONNode]? {
-        let n = tape.nodes[index]
-        guard n.kind == .array else { return nil }
-        var out: [JSONNode] = []
-        out.reserveCapacity(Int(n.size))
-        var k = index + 1
-        for _ in 0..<Int(n.size) {
-            out.append(node(k))
-            k = Int(tape.nodes[k].next)
+        switch kind {
+        case .position where part == 0:
+            return [positionNumber(1), positionNumber(2)]
+        case .array:
+            let n = tape.nodes[index]
+            var out: [JSONNode] = []
+            out.reserveCapacity(n.size)
+            var k = index + 1
+            for _ in 0..<n.size {
+                out.append(node(k))
+                k = tape.next(k)
+            }
+            return out
+        default:
+            return nil
         }
-        return out
     }
 
     /// The members of an object in order (names as text), nil if this is not an object.
     var members: [(name: String, value: JSONNode)]? {
+        guard kind == .object else { return nil }
         let n = tape.nodes[index]
-        guard n.kind == .object else { return nil }
         var out: [(name: String, value: JSONNode)] = []
-        out.reserveCapacity(Int(n.size))
+        out.reserveCapacity(n.size)
         var k = index + 1
-        for _ in 0..<Int(n.size) {
-            let v = Int(tape.nodes[k].next)
+        for _ in 0..<n.size {
+            let v = tape.next(k)
             out.append((tape.string(k), node(v)))
-            k = Int(tape.nodes[v].next)
+            k = tape.next(v)
         }
         return out
     }
@@ -103,7 +113,9 @@ struct JSONNode: @unchecked Sendable {
 
     /// The number value.
     var number: Double? {
-        kind == .number ? tape.nodes[index].number : nil
+        guard kind == .number else { return nil }
+        let n = tape.nodes[index]
+        return part == 2 ? n.latitude : n.number
     }
 
     /// Text of an id or name: a string as is, a number as its decimal text (integers without a
@@ -112,9 +124,10 @@ struct JSONNode: @unchecked Sendable {
         switch kind {
         case .asciiString, .string, .escapedString: return tape.string(index)
         case .number:
-            let d = tape.nodes[index].number
+            let d = number ?? 0
             if d == d.rounded(), abs(d) < 9.0e15 { return String(Int64(d)) }
-            let t = tape.numberText(index)
+            let w = written
+            let t = tape.numberText(from: w.offset, length: w.length)
             return t.contains("e") || t.contains("E") ? (Self.decimalText(t) ?? t) : t
         default: return nil
         }
@@ -149,17 +162,25 @@ struct JSONNode: @unchecked Sendable {
     }
 
     /// The items of an array of strings; nil if this is not an array or an item is not a string.
-    var strings: [String]? { tape.strings(index) }
+    var strings: [String]? { part == 0 ? tape.strings(index) : nil }
 
     /// The position `[longitude, latitude]` this array is (further members are ignored), if it is one.
-    var position: Coordinate? { tape.position(index) }
+    var position: Coordinate? { part == 0 ? tape.position(index) : nil }
 
     /// The `[longitude, latitude]` positions of an array of positions (further members of a
     /// position are ignored); nil when this is not one.
-    var positions: [Coordinate]? { tape.positions(index) }
+    var positions: [Coordinate]? { part == 0 ? tape.positions(index) : nil }
+
+    /// The positions as `positions` gives them, written into `out` (emptied first, its memory
+    /// kept); false, with `out` emptied, when this is not an array of positions.
+    func positions(into out: inout [Coordinate]) -> Bool {
+        out.removeAll(keepingCapacity: true)
+        return part == 0 && tape.positions(index, into: &out)
+    }
 
     /// Where item `k` of this array starts.
     func itemMark(_ k: Int) -> SourceMark {
-        document.mark(atOffset: Int(tape.nodes[tape.item(index, k)].offset))
+        if kind == .position { return positionNumber(k + 1).mark }
+        return document.mark(atOffset: Int(tape.nodes[tape.item(index, k)].offset))
     }
 }

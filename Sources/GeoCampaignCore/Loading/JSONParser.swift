@@ -1,3 +1,5 @@
+import Foundation
+
 /// A strict RFC 8259 parser that builds a `JSONDocument` tape; every value's line and column
 /// (1-based, in characters) can be had from it. Nesting is bounded, so hostile files cannot
 /// exhaust the stack.
@@ -5,9 +7,14 @@ struct JSONParser {
     /// Deepest nesting accepted.
     static let maxDepth = 64
 
-    private let bytes: [UInt8]
+    private let bytes: FileBytes
 
     init(bytes: [UInt8]) {
+        self.bytes = FileBytes(bytes)
+    }
+
+    /// A parser over bytes that the document it builds shares (no copy).
+    init(bytes: FileBytes) {
         self.bytes = bytes
     }
 
@@ -16,20 +23,80 @@ struct JSONParser {
         JSONNode(document: try document(), index: 0)
     }
 
-    /// Parses the whole text as one JSON value.
+    /// Texts of at least this many bytes are parsed in parts on all cores.
+    static let parallelFrom = 4 << 20
+
+    /// Parses the whole text as one JSON value; large texts in `parts` parts on as many threads
+    /// (by default one per core), with the same nodes, marks and errors as one pass.
     /// - Complexity: O(bytes), one tape node per value.
-    func document() throws(YAMLProblem) -> JSONDocument {
-        let result: Result<JSONDocument, YAMLProblem> = bytes.withUnsafeBufferPointer { b in
-            var tape = Tape(b: b)
-            do throws(YAMLProblem) {
-                try tape.run()
-                return .success(JSONDocument(bytes: b, nodes: tape.takeNodes(), lineStarts: tape.lineStarts))
-            } catch {
-                tape.takeNodes().deallocate()
-                return .failure(error)
-            }
+    func document(parts: Int? = nil) throws(YAMLProblem) -> JSONDocument {
+        var tape = Tape(b: bytes.buffer)
+        let count = parts ?? (bytes.count < Self.parallelFrom ? 1 : min(8, ProcessInfo.processInfo.activeProcessorCount))
+        do throws(YAMLProblem) {
+            try tape.run(parts: count)
+            return JSONDocument(bytes: bytes, nodes: tape.takeNodes(), capacity: tape.capacity, lineStarts: tape.lineStarts)
+        } catch {
+            NodeMemory.free(tape.takeNodes().baseAddress.unsafelyUnwrapped, capacity: tape.capacity)
+            throw error
         }
-        return try result.get()
+    }
+
+    /// A part of the text parsed on another thread from a guessed start of an array item, into
+    /// the main pass's node memory at a guessed place: the main pass takes it over (moving its
+    /// nodes down) when it reaches that byte at an item start, else drops it. Written by its
+    /// thread, read after `wait()`.
+    private final class Ahead: @unchecked Sendable {
+        let start: Int
+        /// The next part's start, where this part stops if it meets it at an item start.
+        let stopAt: Int?
+        /// Its nodes start here, and are never written at or past `nodeLimit`.
+        let firstNode: Int
+        let nodeLimit: Int
+        private let done = DispatchSemaphore(value: 0)
+        private var waited = false
+        /// Results: parsed without an error; nodes `firstNode ..< nodeEnd`; items; the byte where
+        /// it stopped; whether that is an item start; the line starts it met (after a first
+        /// entry that is `start`); the deepest container (relative to the items' depth 0).
+        private(set) var ok = false
+        private(set) var nodeEnd = 0
+        var items = 0
+        private(set) var end = 0
+        private(set) var atItem = false
+        private(set) var lineStarts: [Int32] = []
+        private(set) var deepest = -1
+
+        init(start: Int, stopAt: Int?, firstNode: Int, nodeLimit: Int) {
+            self.start = start
+            self.stopAt = stopAt
+            self.firstNode = firstNode
+            self.nodeLimit = nodeLimit
+        }
+
+        /// Records the outcome (`atItem`, nil after an error) and wakes the waiter.
+        func finish(_ atItem: Bool?, _ tape: Tape) {
+            ok = atItem != nil
+            self.atItem = atItem ?? false
+            nodeEnd = tape.count
+            end = tape.i
+            lineStarts = tape.lineStarts
+            deepest = tape.deepestContainer
+            done.signal()
+        }
+
+        /// Waits until the thread is done (once).
+        func wait() {
+            if waited { return }
+            done.wait()
+            waited = true
+        }
+    }
+
+    /// The text and the node memory, as the threads parsing ahead share them (each writes only
+    /// its own room of the memory).
+    private struct Shared: @unchecked Sendable {
+        let b: UnsafeBufferPointer<UInt8>
+        let base: UnsafeMutablePointer<JSONTape.Node>
+        let capacity: Int
     }
 
     /// The one-pass builder over the bytes.
@@ -38,14 +105,41 @@ struct JSONParser {
         var i = 0
         /// The nodes so far, in memory the tape owns, handed to the document without a copy.
         private var base: UnsafeMutablePointer<JSONTape.Node>
-        private var capacity: Int
+        private(set) var capacity: Int
         private(set) var count = 0
         var lineStarts: [Int32] = [0]
+        /// Nodes are not written at or past this index: the end of the memory, the room of the
+        /// next part parsed ahead, or for a part parsed ahead the end of its room.
+        private var limit: Int
+        /// The deepest container opened (its `depth`), -1 before any.
+        private var deepest = -1
+        var deepestContainer: Int { deepest }
+        /// The main pass: the parts parsed ahead on other threads, by start; the next one not
+        /// taken or dropped; and its start (`Int.max` when none is left).
+        private var aheads: [Ahead] = []
+        private var nextAhead = 0
+        private var joinAt = Int.max
+        /// A part parsed ahead: what it parses.
+        private let ahead: Ahead?
 
         init(b: UnsafeBufferPointer<UInt8>) {
             self.b = b
             capacity = b.count / 8 + 16
-            base = UnsafeMutablePointer<JSONTape.Node>.allocate(capacity: capacity)
+            base = NodeMemory.allocate(capacity)
+            limit = capacity
+            ahead = nil
+        }
+
+        /// The tape of the part parsed ahead `a`, writing into the main pass's memory.
+        private init(b: UnsafeBufferPointer<UInt8>, base: UnsafeMutablePointer<JSONTape.Node>, capacity: Int, ahead a: Ahead) {
+            self.b = b
+            self.base = base
+            self.capacity = capacity
+            ahead = a
+            count = a.firstNode
+            limit = a.nodeLimit
+            i = a.start
+            lineStarts = [Int32(a.start)]
         }
 
         /// The nodes built, owned by the caller from now on.
@@ -55,22 +149,152 @@ struct JSONParser {
 
         private mutating func grow() {
             let bigger = capacity * 2
-            let fresh = UnsafeMutablePointer<JSONTape.Node>.allocate(capacity: bigger)
+            let fresh = NodeMemory.allocate(bigger)
             fresh.moveInitialize(from: base, count: count)
-            base.deallocate()
+            NodeMemory.free(base, capacity: capacity)
             base = fresh
             capacity = bigger
         }
 
-        mutating func run() throws(YAMLProblem) {
+        mutating func run(parts: Int) throws(YAMLProblem) {
             if b.count >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF {
                 i = 3
                 lineStarts[0] = 3
             }
+            startAheads(parts)
+            // Whatever happens, no part parsed ahead is still writing when this returns.
+            defer { dropAheads(from: nextAhead) }
             skipSpace()
             try value(depth: 0)
             skipSpace()
             if i < b.count { throw problem("unexpected text after the end of the JSON value") }
+        }
+
+        /// Starts `parts - 1` threads that parse ahead from guessed starts of array items: a
+        /// `{` after `},` (between two features of a GeoJSON file), the first after each
+        /// `1/parts` of the text, each writing its nodes at the same fraction of the node memory.
+        /// - Complexity: O(parts) guesses of O(bytes to the first `},{`) each.
+        private mutating func startAheads(_ parts: Int) {
+            guard parts > 1 else { return }
+            var starts: [Int] = []
+            for k in 1..<parts {
+                var j = max(b.count * k / parts, (starts.last ?? 0) + 1)
+                var found: Int?
+                while j < b.count, found == nil {
+                    if b[j] == 0x7D {
+                        var m = j + 1
+                        while m < b.count, b[m] == 0x20 || b[m] == 0x09 || b[m] == 0x0A || b[m] == 0x0D { m += 1 }
+                        if m < b.count, b[m] == 0x2C {
+                            m += 1
+                            while m < b.count, b[m] == 0x20 || b[m] == 0x09 || b[m] == 0x0A || b[m] == 0x0D { m += 1 }
+                            if m < b.count, b[m] == 0x7B { found = m }
+                        }
+                    }
+                    j += 1
+                }
+                if let f = found { starts.append(f) }
+            }
+            for (k, start) in starts.enumerated() {
+                let firstNode = Int(Double(start) / Double(b.count) * Double(capacity))
+                let nodeLimit = k + 1 < starts.count ? Int(Double(starts[k + 1]) / Double(b.count) * Double(capacity)) : capacity
+                aheads.append(Ahead(start: start, stopAt: k + 1 < starts.count ? starts[k + 1] : nil, firstNode: firstNode, nodeLimit: nodeLimit))
+            }
+            guard let first = aheads.first else { return }
+            limit = first.firstNode
+            joinAt = first.start
+            let shared = Shared(b: b, base: base, capacity: capacity)
+            for a in aheads {
+                let thread = Thread {
+                    var tape = Tape(b: shared.b, base: shared.base, capacity: shared.capacity, ahead: a)
+                    a.finish(try? tape.parseAhead(), tape)
+                }
+                thread.stackSize = 1 << 22
+                thread.start()
+            }
+        }
+
+        /// A part parsed ahead: items of an array from `start`, until the next part's start at an
+        /// item start (true) or this array's `]` (false, not read).
+        private mutating func parseAhead() throws(YAMLProblem) -> Bool {
+            guard let a = ahead else { return false }
+            while true {
+                if i < b.count, b[i] == 0x2D || (b[i] >= 0x30 && b[i] <= 0x39) {
+                    try number()
+                } else {
+                    try value(depth: 0)
+                }
+                a.items += 1
+                skipSpace()
+                guard i < b.count else { throw problem("") }
+                if b[i] == 0x2C {
+                    i += 1
+                    skipSpace()
+                    if i == a.stopAt { return true }
+                    continue
+                }
+                if b[i] == 0x5D { return false }
+                throw problem("")
+            }
+        }
+
+        /// Waits for the parts parsed ahead from number `k` on and drops them; nodes may then be
+        /// written anywhere.
+        private mutating func dropAheads(from k: Int) {
+            for a in aheads[min(k, aheads.count)...] { a.wait() }
+            nextAhead = aheads.count
+            joinAt = Int.max
+        }
+
+        /// At byte `i`, the start of an item of an array whose items are at `depth`: takes over
+        /// the part parsed ahead from here if there is one and it parsed as this pass would have
+        /// (no error, nesting within bounds). Returns whether it stopped at the next part's start
+        /// (true) or before the array's `]` (false); nil when nothing was taken (parts that
+        /// started before `i` were guessed wrong and are dropped).
+        private mutating func takeAhead(depth: Int, items: inout Int) -> Bool? {
+            while nextAhead < aheads.count, aheads[nextAhead].start < i {
+                aheads[nextAhead].wait()
+                nextAhead += 1
+            }
+            guard nextAhead < aheads.count else {
+                joinAt = Int.max
+                limit = capacity
+                return nil
+            }
+            let a = aheads[nextAhead]
+            joinAt = a.start
+            guard a.start == i else {
+                // Nodes may grow up to this part's room.
+                limit = a.firstNode
+                return nil
+            }
+            a.wait()
+            nextAhead += 1
+            joinAt = nextAhead < aheads.count ? aheads[nextAhead].start : Int.max
+            limit = nextAhead < aheads.count ? aheads[nextAhead].firstNode : capacity
+            guard a.ok, depth + a.deepest < JSONParser.maxDepth, count <= a.firstNode else { return nil }
+            moveDown(a)
+            lineStarts += a.lineStarts.dropFirst()
+            i = a.end
+            items += a.items
+            return a.atItem
+        }
+
+        /// Moves the nodes of part `a` down to `count` (their `next` indices with them), a block
+        /// at a time, giving back the pages of the blocks moved past the new end.
+        private mutating func moveDown(_ a: Ahead) {
+            let n = a.nodeEnd - a.firstNode, delta = a.firstNode - count
+            let block = 1 << 16
+            var k = 0
+            while delta > 0, k < n {
+                let m = min(block, n - k)
+                let dst = base + count + k
+                dst.moveInitialize(from: base + a.firstNode + k, count: m)
+                for j in 0..<m where dst[j].kind != .position { dst[j].shiftNext(by: -delta) }
+                let from = max(a.firstNode + k, count + n)
+                if from < a.firstNode + k + m { NodeMemory.release(base, from..<(a.firstNode + k + m)) }
+                k += m
+            }
+            count += n
         }
 
         /// A problem at byte `i`; every line break before it has been recorded.
@@ -99,17 +323,32 @@ struct JSONParser {
         }
 
         @inline(__always)
-        mutating func add(_ kind: JSONTape.Kind, _ offset: Int, size: Int = 0, number: Double = 0) {
-            if count == capacity { grow() }
-            (base + count).initialize(to: JSONTape.Node(number: number, offset: Int32(offset), size: Int32(size),
-                                                            next: Int32(count + 1), kind: kind))
+        mutating func add(_ kind: JSONTape.Kind, _ offset: Int, size: Int = 0, number: Double = 0) throws(YAMLProblem) {
+            if count == limit { try reachedLimit() }
+            (base + count).initialize(to: JSONTape.Node(kind: kind, offset: offset, size: size, next: count + 1, number: number))
             count += 1
+        }
+
+        /// The nodes reach `limit`: a part parsed ahead stops (its room is full); the main pass
+        /// drops the parts parsed ahead (it needs their room) and grows when the memory is full.
+        private mutating func reachedLimit() throws(YAMLProblem) {
+            if ahead != nil { throw YAMLProblem(mark: SourceMark(line: 0, column: 0), message: "no room") }
+            dropAheads(from: nextAhead)
+            if count == capacity { grow() }
+            limit = capacity
         }
 
         /// Sets the child count and end of container node `k` once its last child is read.
         mutating func close(_ k: Int, children: Int) {
-            base[k].size = Int32(children)
-            base[k].next = Int32(count)
+            base[k].close(size: children, next: count)
+        }
+
+        /// Array node `k` just closed: when it is two numbers, it becomes one position node and
+        /// its two number nodes are dropped.
+        mutating func closePosition(_ k: Int) {
+            guard count == k + 3, base[k + 1].kind == .number, base[k + 2].kind == .number else { return }
+            base[k] = JSONTape.Node(offset: base[k].offset, longitude: base[k + 1].number, latitude: base[k + 2].number)
+            count = k + 1
         }
 
         mutating func value(depth: Int) throws(YAMLProblem) {
@@ -118,8 +357,9 @@ struct JSONParser {
             switch b[i] {
             case 0x7B:
                 guard depth < JSONParser.maxDepth else { throw problem("the JSON is nested more than \(JSONParser.maxDepth) levels deep") }
+                if depth > deepest { deepest = depth }
                 let me = count
-                add(.object, start)
+                try add(.object, start)
                 i += 1
                 skipSpace()
                 if i < b.count, b[i] == 0x7D {
@@ -152,8 +392,9 @@ struct JSONParser {
                 }
             case 0x5B:
                 guard depth < JSONParser.maxDepth else { throw problem("the JSON is nested more than \(JSONParser.maxDepth) levels deep") }
+                if depth > deepest { deepest = depth }
                 let me = count
-                add(.array, start)
+                try add(.array, start)
                 i += 1
                 skipSpace()
                 if i < b.count, b[i] == 0x5D {
@@ -163,13 +404,18 @@ struct JSONParser {
                 var items = 0
                 while true {
                     skipSpace()
-                    // Numbers (most items of GeoJSON arrays) skip the general dispatch.
-                    if i < b.count, b[i] == 0x2D || (b[i] >= 0x30 && b[i] <= 0x39) {
+                    if i >= joinAt, let atItem = takeAhead(depth: depth + 1, items: &items) {
+                        // The items parsed ahead from here are taken over; they end at the next
+                        // part's start (an item start) or before this array's ']'.
+                        if atItem { continue }
+                    } else if i < b.count, b[i] == 0x2D || (b[i] >= 0x30 && b[i] <= 0x39) {
+                        // Numbers (most items of GeoJSON arrays) skip the general dispatch.
                         try number()
+                        items += 1
                     } else {
                         try value(depth: depth + 1)
+                        items += 1
                     }
-                    items += 1
                     skipSpace()
                     guard i < b.count else { throw problem("the JSON text ends inside an array: add the closing ']'") }
                     if b[i] == 0x2C {
@@ -179,6 +425,7 @@ struct JSONParser {
                     if b[i] == 0x5D {
                         i += 1
                         close(me, children: items)
+                        if items == 2 { closePosition(me) }
                         return
                     }
                     throw problem("expected ',' or ']' in an array")
@@ -187,13 +434,13 @@ struct JSONParser {
                 try string()
             case 0x74:
                 try literal(0x74, 0x72, 0x75, 0x65)
-                add(.true, start)
+                try add(.true, start)
             case 0x66:
                 try literal(0x66, 0x61, 0x6C, 0x73, 0x65)
-                add(.false, start)
+                try add(.false, start)
             case 0x6E:
                 try literal(0x6E, 0x75, 0x6C, 0x6C)
-                add(.null, start)
+                try add(.null, start)
             default:
                 try number()
             }
@@ -270,12 +517,12 @@ struct JSONParser {
             i = j
             if !exponent && digitCount <= 19 && fraction <= 22 && mantissa <= 1 << 53 {
                 let v = Double(mantissa) / JSONParser.pow10[fraction]
-                add(.number, start, size: j - start, number: negative ? -v : v)
+                try add(.number, start, size: j - start, number: negative ? -v : v)
                 return
             }
             let text = String(decoding: UnsafeBufferPointer(rebasing: b[start..<j]), as: UTF8.self)
             guard let d = Double(text), d.isFinite else { throw problem("a number is too large (beyond 1.8e308)") }
-            add(.number, start, size: j - start, number: d)
+            try add(.number, start, size: j - start, number: d)
         }
 
         mutating func hex4() throws(YAMLProblem) -> UInt32 {
@@ -307,7 +554,7 @@ struct JSONParser {
             while i < b.count {
                 let c = b[i]
                 if c == 0x22 {
-                    add(high < 0x80 ? .asciiString : .string, quote, size: i - from)
+                    try add(high < 0x80 ? .asciiString : .string, quote, size: i - from)
                     i += 1
                     return
                 }
@@ -339,7 +586,7 @@ struct JSONParser {
                     throw problem("unknown escape in a string: use \\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t or \\uXXXX")
                 }
             }
-            add(escaped ? .escapedString : .string, quote, size: i - from)
+            try add(escaped ? .escapedString : .string, quote, size: i - from)
             i += 1
         }
     }

@@ -8,23 +8,57 @@ struct JSONTape: @unchecked Sendable {
     /// What a node is.
     enum Kind: UInt8 {
         /// Strings: `asciiString` holds only ASCII bytes and no escape, `string` no escape.
-        case object, array, asciiString, string, escapedString, number, `true`, `false`, null
+        /// `position`: an array of exactly two numbers (a GeoJSON position), kept as one node
+        /// with both values and no child nodes (two thirds of a GeoJSON file's nodes otherwise).
+        case object, array, asciiString, string, escapedString, number, `true`, `false`, null, position
     }
 
     /// One value of the tape. An object's children are its members' names (string nodes) and
     /// values, alternating; an array's children are its items. Children follow their parent.
+    /// A position has no child nodes: its numbers are its longitude and latitude.
     struct Node {
-        /// The value of a number.
+        /// The value of a number; a position's first number (longitude).
         var number: Double
+        /// A position: the bits of its second number (latitude). Other nodes: `size` in the low
+        /// 32 bits (objects: member count; arrays: item count; strings: bytes between the
+        /// quotes; numbers: bytes of their text) and in the high 32 bits the index of the node
+        /// just past this node's subtree (its next sibling).
+        var packed: UInt64
         /// Byte offset where the value starts (a string's opening quote).
         var offset: Int32
-        /// Objects: member count; arrays: item count; strings: bytes between the quotes;
-        /// numbers: bytes of their text.
-        var size: Int32
-        /// Index of the node just past this node's subtree (its next sibling).
-        var next: Int32
         /// What the value is.
         var kind: Kind
+
+        init(kind: Kind, offset: Int, size: Int, next: Int, number: Double) {
+            self.number = number
+            packed = UInt64(UInt32(truncatingIfNeeded: size)) | UInt64(UInt32(truncatingIfNeeded: next)) << 32
+            self.offset = Int32(truncatingIfNeeded: offset)
+            self.kind = kind
+        }
+
+        /// A position node.
+        init(offset: Int32, longitude: Double, latitude: Double) {
+            number = longitude
+            packed = latitude.bitPattern
+            self.offset = offset
+            kind = .position
+        }
+
+        /// Members, items (2 for a position), or bytes of a string's body or a number's text.
+        var size: Int { kind == .position ? 2 : Int(UInt32(truncatingIfNeeded: packed)) }
+
+        /// A position's latitude.
+        var latitude: Double { Double(bitPattern: packed) }
+
+        /// Moves the index just past this node's subtree by `delta` (not for a position).
+        mutating func shiftNext(by delta: Int) {
+            packed = (packed & 0xFFFF_FFFF) | UInt64(UInt32(truncatingIfNeeded: Int(packed >> 32) + delta)) << 32
+        }
+
+        /// Sets a container's child count and the index just past its subtree.
+        mutating func close(size: Int, next: Int) {
+            packed = UInt64(UInt32(truncatingIfNeeded: size)) | UInt64(UInt32(truncatingIfNeeded: next)) << 32
+        }
     }
 
     /// The text as read.
@@ -85,11 +119,43 @@ struct JSONTape: @unchecked Sendable {
         return out
     }
 
-    /// The text of number node `index` as written.
-    func numberText(_ index: Int) -> String {
-        let n = nodes[index]
-        let from = Int(n.offset)
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<(from + Int(n.size))]), as: UTF8.self)
+    /// The index of the node just past node `index`'s subtree (its next sibling).
+    @inline(__always)
+    func next(_ index: Int) -> Int { Self.next(nodes, index) }
+
+    @inline(__always)
+    private static func next(_ t: UnsafeBufferPointer<Node>, _ index: Int) -> Int {
+        let n = t[index]
+        return n.kind == .position ? index + 1 : Int(n.packed >> 32)
+    }
+
+    /// The text of a number written at bytes `from ..< from + length`.
+    func numberText(from: Int, length: Int) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<(from + length)]), as: UTF8.self)
+    }
+
+    /// Where number `part` (0: the first, the longitude; 1: the second) of position node
+    /// `index` is written: its byte offset and length, found from the position's opening
+    /// bracket (the parser checked the syntax).
+    func positionNumber(_ index: Int, _ part: Int) -> (offset: Int, length: Int) {
+        let b = bytes
+        var k = Int(nodes[index].offset) + 1
+        func skipSpace() {
+            while k < b.count, b[k] == 0x20 || b[k] == 0x09 || b[k] == 0x0A || b[k] == 0x0D { k += 1 }
+        }
+        func numberEnd() -> Int {
+            var j = k
+            while j < b.count, (b[j] &- 0x30 <= 9) || b[j] == 0x2D || b[j] == 0x2B || b[j] == 0x2E || b[j] | 0x20 == 0x65 { j += 1 }
+            return j
+        }
+        skipSpace()
+        if part == 1 {
+            k = numberEnd()
+            skipSpace()
+            k += 1
+            skipSpace()
+        }
+        return (k, numberEnd() - k)
     }
 
     /// The value node of the first member of object node `index` named `key` (names compare as
@@ -108,12 +174,12 @@ struct JSONTape: @unchecked Sendable {
             var k = index + 1
             for _ in 0..<Int(t[index].size) {
                 let name = t[k]
-                let v = Int(name.next)
+                let v = Self.next(t, k)
                 if name.kind != .escapedString, Int(name.size) == kb.count, Self.sameBytes(p, Int(name.offset) + 1, kb) { return v }
                 // Different bytes may still be equal strings (escapes, canonical equivalence),
                 // unless both sides are plain ASCII.
                 if !(keyASCII && name.kind == .asciiString), string(k) == wanted { return v }
-                k = Int(t[v].next)
+                k = Self.next(t, v)
             }
             return nil
         }
@@ -139,7 +205,7 @@ struct JSONTape: @unchecked Sendable {
             let item = nodes[c]
             guard item.kind == .asciiString || item.kind == .string || item.kind == .escapedString else { return nil }
             out.append(string(c))
-            c = Int(item.next)
+            c = next(c)
         }
         return out
     }
@@ -147,7 +213,7 @@ struct JSONTape: @unchecked Sendable {
     /// Index of item `k` of array node `index`.
     func item(_ index: Int, _ k: Int) -> Int {
         var c = index + 1
-        for _ in 0..<k { c = Int(nodes[c].next) }
+        for _ in 0..<k { c = next(c) }
         return c
     }
 
@@ -158,9 +224,10 @@ struct JSONTape: @unchecked Sendable {
 
     private static func position(_ t: UnsafeBufferPointer<Node>, _ c: Int) -> Coordinate? {
         let p = t[c]
+        if p.kind == .position { return Coordinate(lat: p.latitude, lon: p.number) }
         guard p.kind == .array, p.size >= 2 else { return nil }
         let lon = t[c + 1]
-        let lat = t[Int(lon.next)]
+        let lat = t[next(t, c + 1)]
         guard lon.kind == .number, lat.kind == .number else { return nil }
         return Coordinate(lat: lat.number, lon: lon.number)
     }
@@ -169,17 +236,55 @@ struct JSONTape: @unchecked Sendable {
     /// are ignored), or nil when it is not an array of positions.
     /// - Complexity: O(nodes of the ring), no allocation but the result.
     func positions(_ index: Int) -> [Coordinate]? {
+        var out: [Coordinate] = []
+        return positions(index, into: &out) ? out : nil
+    }
+
+    /// Appends the positions of array node `index` to `out` (as `positions`); false when it is
+    /// not an array of positions (`out` may then hold some).
+    func positions(_ index: Int, into out: inout [Coordinate]) -> Bool {
         let t = nodes
         let ring = t[index]
-        guard ring.kind == .array else { return nil }
-        var out: [Coordinate] = []
-        out.reserveCapacity(Int(ring.size))
+        guard ring.kind == .array else { return false }
+        out.reserveCapacity(out.count + ring.size)
         var c = index + 1
-        for _ in 0..<Int(ring.size) {
-            guard let p = Self.position(t, c) else { return nil }
+        for _ in 0..<ring.size {
+            guard let p = Self.position(t, c) else { return false }
             out.append(p)
-            c = Int(t[c].next)
+            c = Self.next(t, c)
         }
-        return out
+        return true
+    }
+}
+
+/// Memory for tape nodes, mapped from the system directly (not through malloc), so that the
+/// pages of nodes no longer needed can be given back while the others are still read: the
+/// features of a large import, once decoded (`release`).
+enum NodeMemory {
+    private static func bytes(_ capacity: Int) -> Int { max(1, capacity) * MemoryLayout<JSONTape.Node>.stride }
+
+    /// Room for `capacity` nodes, uninitialized (zero pages until written).
+    static func allocate(_ capacity: Int) -> UnsafeMutablePointer<JSONTape.Node> {
+        guard let p = mmap(nil, bytes(capacity), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), p != MAP_FAILED else {
+            fatalError("out of memory: \(bytes(capacity)) bytes for a JSON document's nodes")
+        }
+        return p.bindMemory(to: JSONTape.Node.self, capacity: max(1, capacity))
+    }
+
+    /// Unmaps memory from `allocate(capacity)`.
+    static func free(_ p: UnsafeMutablePointer<JSONTape.Node>, capacity: Int) {
+        munmap(UnsafeMutableRawPointer(p), bytes(capacity))
+    }
+
+    /// Gives back the whole pages within nodes `range` of `p`; those nodes must not be read
+    /// again (they would read as zero bytes). Nodes sharing a page with others stay.
+    static func release(_ p: UnsafeMutablePointer<JSONTape.Node>, _ range: Range<Int>) {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let stride = MemoryLayout<JSONTape.Node>.stride
+        let base = Int(bitPattern: UnsafeMutableRawPointer(p))
+        let from = (base + range.lowerBound * stride + page - 1) / page * page
+        let to = (base + range.upperBound * stride) / page * page
+        guard to > from, let start = UnsafeMutableRawPointer(bitPattern: from) else { return }
+        _ = madvise(start, to - from, Int32(MADV_DONTNEED))
     }
 }

@@ -69,7 +69,7 @@ enum PolygonCheck {
         return hi - lo
     }
 
-    private static func orient(_ a: Coordinate, _ b: Coordinate, _ c: Coordinate) -> Int {
+    fileprivate static func orient(_ a: Coordinate, _ b: Coordinate, _ c: Coordinate) -> Int {
         let v = (b.lon - a.lon) * (c.lat - a.lat) - (b.lat - a.lat) * (c.lon - a.lon)
         return v > 0 ? 1 : (v < 0 ? -1 : 0)
     }
@@ -96,44 +96,75 @@ enum PolygonCheck {
     ///   longitude ranges overlap (O(n²) only for pathological shapes); rings of up to
     ///   `pairwiseUpTo` edges in all are checked pair by pair.
     static func firstCrossing(_ rings: [[Coordinate]], pairwiseUpTo: Int = 8) -> Crossing? {
-        struct Edge { var id: Int; var ring: Int; var k: Int; var a: Coordinate; var b: Coordinate; var minLon, maxLon, minLat, maxLat: Double }
-        var edges: [Edge] = []
-        edges.reserveCapacity(rings.reduce(0) { $0 + $1.count })
-        var counts: [Int] = []
-        counts.reserveCapacity(rings.count)
-        for (r, ring) in rings.enumerated() {
-            counts.append(ring.count)
-            guard ring.count >= 2 else { continue }
-            for k in 0..<ring.count {
-                let a = ring[k], b = ring[(k + 1) % ring.count]
-                edges.append(Edge(id: edges.count, ring: r, k: k, a: a, b: b, minLon: min(a.lon, b.lon), maxLon: max(a.lon, b.lon),
-                                  minLat: min(a.lat, b.lat), maxLat: max(a.lat, b.lat)))
+        var total = 0
+        for ring in rings where ring.count >= 2 { total += ring.count }
+        // The edges and the sort keys live in scratch memory of the call (on the stack when
+        // small), not in arrays: this runs once per polygon of every import.
+        return withUnsafeTemporaryAllocation(of: Edge.self, capacity: max(1, total)) { edges in
+            var n = 0
+            for (r, ring) in rings.enumerated() where ring.count >= 2 {
+                for k in 0..<ring.count {
+                    let a = ring[k], b = ring[(k + 1) % ring.count]
+                    (edges.baseAddress.unsafelyUnwrapped + n).initialize(to: Edge(ring: r, k: k, ringCount: ring.count, a: a, b: b))
+                    n += 1
+                }
             }
+            defer { edges.baseAddress.unsafelyUnwrapped.deinitialize(count: n) }
+            return firstCrossing(UnsafeBufferPointer(rebasing: edges[0..<n]), pairwiseUpTo: pairwiseUpTo)
         }
-        func cross(_ e: Edge, _ f: Edge) -> Bool {
-            if e.ring == f.ring {
-                let n = counts[e.ring]
-                let next = (e.k + 1) % n == f.k
-                let prev = (f.k + 1) % n == e.k
+    }
+
+    /// One edge of a ring: from point `k` to the next, with its box.
+    private struct Edge {
+        var ring: Int
+        var k: Int
+        /// Points of its ring.
+        var ringCount: Int
+        var a: Coordinate
+        var b: Coordinate
+        var minLon, maxLon, minLat, maxLat: Double
+
+        init(ring: Int, k: Int, ringCount: Int, a: Coordinate, b: Coordinate) {
+            self.ring = ring
+            self.k = k
+            self.ringCount = ringCount
+            self.a = a
+            self.b = b
+            minLon = min(a.lon, b.lon)
+            maxLon = max(a.lon, b.lon)
+            minLat = min(a.lat, b.lat)
+            maxLat = max(a.lat, b.lat)
+        }
+
+        func overlaps(_ f: Edge) -> Bool {
+            f.minLon <= maxLon && minLon <= f.maxLon && f.minLat <= maxLat && minLat <= f.maxLat
+        }
+
+        /// Whether this edge and a later one cross or touch (neighbours only if they double back).
+        func crosses(_ f: Edge) -> Bool {
+            if ring == f.ring {
+                let n = ringCount
+                let next = (k + 1) % n == f.k
+                let prev = (f.k + 1) % n == k
                 if next || prev {
                     // Neighbours share one point; they cross only if they double back.
                     if n <= 2 { return false }
-                    let (p, shared, q) = next ? (e.a, e.b, f.b) : (f.a, f.b, e.b)
-                    guard orient(p, shared, q) == 0 else { return false }
+                    let (p, shared, q) = next ? (a, b, f.b) : (f.a, f.b, b)
+                    guard PolygonCheck.orient(p, shared, q) == 0 else { return false }
                     let dot = (p.lon - shared.lon) * (q.lon - shared.lon) + (p.lat - shared.lat) * (q.lat - shared.lat)
                     return dot > 0
                 }
             }
-            return segmentsIntersect(e.a, e.b, f.a, f.b)
+            return PolygonCheck.segmentsIntersect(a, b, f.a, f.b)
         }
-        func overlap(_ e: Edge, _ f: Edge) -> Bool {
-            f.minLon <= e.maxLon && e.minLon <= f.maxLon && f.minLat <= e.maxLat && e.minLat <= f.maxLat
-        }
+    }
+
+    private static func firstCrossing(_ edges: UnsafeBufferPointer<Edge>, pairwiseUpTo: Int) -> Crossing? {
         // Few edges (up to `pairwiseUpTo`): every pair whose boxes overlap, in order; the first
         // that crosses is the least.
         if edges.count <= pairwiseUpTo {
             for lo in 0..<edges.count {
-                for hi in (lo + 1)..<max(lo + 1, edges.count) where overlap(edges[lo], edges[hi]) && cross(edges[lo], edges[hi]) {
+                for hi in (lo + 1)..<max(lo + 1, edges.count) where edges[lo].overlaps(edges[hi]) && edges[lo].crosses(edges[hi]) {
                     return Crossing(ringA: edges[lo].ring, edgeA: edges[lo].k, ringB: edges[hi].ring, edgeB: edges[hi].k)
                 }
             }
@@ -144,14 +175,16 @@ enum PolygonCheck {
         // It sorts small keys (the box and the edge number), not the edges, so the scan reads
         // 40 contiguous bytes per edge and fetches an edge only for a pair whose boxes overlap.
         struct Key { var minLon, maxLon, minLat, maxLat: Double; var id: Int }
-        var keys: [Key] = []
-        keys.reserveCapacity(edges.count)
-        for e in edges { keys.append(Key(minLon: e.minLon, maxLon: e.maxLon, minLat: e.minLat, maxLat: e.maxLat, id: e.id)) }
-        // A ring's edges come in runs of rising and falling minima, which the (run-merging) sort
-        // takes in about linear time.
-        keys.sort { $0.minLon < $1.minLon }
-        var best: (Int, Int)?
-        keys.withUnsafeBufferPointer { k in
+        return withUnsafeTemporaryAllocation(of: Key.self, capacity: edges.count) { keys in
+            var k = keys
+            for (id, e) in edges.enumerated() {
+                (k.baseAddress.unsafelyUnwrapped + id).initialize(to: Key(minLon: e.minLon, maxLon: e.maxLon, minLat: e.minLat, maxLat: e.maxLat, id: id))
+            }
+            defer { keys.baseAddress.unsafelyUnwrapped.deinitialize(count: edges.count) }
+            // A ring's edges come in runs of rising and falling minima, which the (run-merging)
+            // sort takes in about linear time.
+            k.sort { $0.minLon < $1.minLon }
+            var best: (Int, Int)?
             for x in 0..<k.count {
                 let e = k[x]
                 var y = x + 1
@@ -162,12 +195,12 @@ enum PolygonCheck {
                     if f.minLat > e.maxLat || f.maxLat < e.minLat { continue }
                     let lo = min(e.id, f.id), hi = max(e.id, f.id)
                     if let b = best, (lo, hi) >= b { continue }
-                    if cross(edges[lo], edges[hi]) { best = (lo, hi) }
+                    if edges[lo].crosses(edges[hi]) { best = (lo, hi) }
                 }
             }
+            guard let (lo, hi) = best else { return nil }
+            return Crossing(ringA: edges[lo].ring, edgeA: edges[lo].k, ringB: edges[hi].ring, edgeB: edges[hi].k)
         }
-        guard let (lo, hi) = best else { return nil }
-        return Crossing(ringA: edges[lo].ring, edgeA: edges[lo].k, ringB: edges[hi].ring, edgeB: edges[hi].k)
     }
 
     /// Even-odd containment of `p` in `ring` (boundary points may go either way).

@@ -4,7 +4,8 @@ final class SourceFile {
     /// The path as it will be printed.
     let path: String
     /// The file's bytes; lines are cut from them only when a diagnostic quotes one.
-    private let bytes: [UInt8]
+    private let storage: FileBytes
+    private var bytes: UnsafeBufferPointer<UInt8> { storage.buffer }
     /// Byte offset where each line starts, computed on first use.
     private var lineStarts: [Int]?
     /// Lines already cut, so that diagnostics quoting one line share one string (a minified
@@ -21,7 +22,13 @@ final class SourceFile {
     /// A file given by its bytes (invalid UTF-8 is shown as U+FFFD in quoted lines).
     init(path: String, bytes: [UInt8]) {
         self.path = path
-        self.bytes = bytes
+        storage = FileBytes(bytes)
+    }
+
+    /// A file given by bytes shared with others (a GeoJSON import's document).
+    init(path: String, shared bytes: FileBytes) {
+        self.path = path
+        storage = bytes
     }
 
     /// A file given by its text.
@@ -51,19 +58,18 @@ final class SourceFile {
     private func starts() -> [Int] {
         if let s = lineStarts { return s }
         var s = [0]
-        bytes.withUnsafeBufferPointer { b in
-            var i = 0
-            let n = b.count
-            while i < n {
-                let c = b[i]
-                if c == 0x0A {
-                    s.append(i + 1)
-                } else if c == 0x0D {
-                    if i + 1 < n && b[i + 1] == 0x0A { i += 1 }
-                    s.append(i + 1)
-                }
-                i += 1
+        let b = bytes
+        var i = 0
+        let n = b.count
+        while i < n {
+            let c = b[i]
+            if c == 0x0A {
+                s.append(i + 1)
+            } else if c == 0x0D {
+                if i + 1 < n && b[i + 1] == 0x0A { i += 1 }
+                s.append(i + 1)
             }
+            i += 1
         }
         lineStarts = s
         return s

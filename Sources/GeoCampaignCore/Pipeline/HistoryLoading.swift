@@ -145,6 +145,15 @@ public enum HistoryLoading {
     public static func read(_ o: HistoryOptions, progress: ProgressLine? = nil, gpxUser: String? = nil, gpxStartMs: Int64? = nil,
                             gate: (() throws -> Void)? = nil, files: PendingFiles? = nil,
                             observe: ((RejectedLine) -> Void)? = nil) throws -> (History, HistoryStats) {
+        let (packed, stats) = try readPacked(o, progress: progress, gpxUser: gpxUser, gpxStartMs: gpxStartMs,
+                                             gate: gate, files: files, observe: observe)
+        return (packed.unpack(threads: o.threads), stats)
+    }
+
+    /// As `read`, with every user's fixes packed in one buffer (for the batch replay).
+    static func readPacked(_ o: HistoryOptions, progress: ProgressLine? = nil, gpxUser: String? = nil, gpxStartMs: Int64? = nil,
+                           gate: (() throws -> Void)? = nil, files: PendingFiles? = nil,
+                           observe: ((RejectedLine) -> Void)? = nil) throws -> (PackedHistory, HistoryStats) {
         let s = try setup(o, gate: gate ?? {}, files: files, observe: observe)
         // Without a gate nothing waits: the rejects file is created before reading, as any bad path is best told at once.
         if gate == nil { _ = try s.rejects.open() }
@@ -152,11 +161,11 @@ public enum HistoryLoading {
         builder.threads = o.threads
         builder.onReject = s.onReject
         builder.progress = report(progress, total: s.totalBytes)
-        let history = try mapping(s.rejects) { () throws -> History in
+        let history = try mapping(s.rejects) { () throws -> PackedHistory in
             for path in o.historyPaths {
                 try builder.read(path: path, gpxUser: gpxUser, gpxStart: gpxStartMs ?? GPXReader.defaultStart)
             }
-            return builder.finish()
+            return builder.finishPacked()
         }
         progress?.finish()
         try s.refuseEmpty(history.stats, paths: o.historyPaths)

@@ -77,11 +77,16 @@ public final class Replay: @unchecked Sendable {
     /// As `outcome(userId:fixes:)` with the given rule evaluators and arbiter (a worker's own
     /// copies: threads sharing one copy contend for its reference counts).
     func outcome(userId: String, fixes allFixes: [Fix], evaluators: [RuleEvaluator], arbiter: Arbiter) -> UserOutcome? {
+        allFixes.withUnsafeBufferPointer { outcome(userId: userId, fixes: $0, evaluators: evaluators, arbiter: arbiter) }
+    }
+
+    /// As `outcome(userId:fixes:evaluators:arbiter:)`, from fixes in a buffer (valid during the call).
+    func outcome(userId: String, fixes allFixes: UnsafeBufferPointer<Fix>, evaluators: [RuleEvaluator], arbiter: Arbiter) -> UserOutcome? {
         var fixes = allFixes
         if let until = options.untilMs, let last = fixes.last, last.time > until {
             var n = fixes.count
             while n > 0 && fixes[n - 1].time > until { n -= 1 }
-            fixes.removeSubrange(n...)
+            fixes = UnsafeBufferPointer(rebasing: fixes[..<n])
         }
         guard let first = fixes.first, let last = fixes.last else { return nil }
         let t0 = first.time, tEnd = last.time
@@ -117,9 +122,16 @@ public final class Replay: @unchecked Sendable {
     public func run(history: History, render: @escaping @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8],
                     sink: ([UInt8]) throws -> Void,
                     progress: ((Int, Int, Int) -> Void)? = nil) rethrows -> ReplayCounters {
+        try run(input: history, render: render, sink: sink, progress: progress)
+    }
+
+    /// As `run(history:render:sink:progress:)`, on the users and fixes of `input`.
+    func run<Input: ReplayInput>(input history: Input, render: @escaping @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8],
+                                 sink: ([UInt8]) throws -> Void,
+                                 progress: ((Int, Int, Int) -> Void)? = nil) rethrows -> ReplayCounters {
         let order = Self.byteOrder(history.userIds)
-        let blockSize = 256
-        let blocks = BlockQueue(count: (order.count + blockSize - 1) / blockSize)
+        let starts = Self.blockStarts(users: order.count, threads: options.threads)
+        let blocks = BlockQueue(count: starts.count - 1)
         let workers = min(options.threads, max(1, blocks.count))
         let group = DispatchGroup()
         for w in 0..<workers {
@@ -128,10 +140,11 @@ public final class Replay: @unchecked Sendable {
                 while let b = blocks.take() {
                     var out: [UInt8] = []
                     var local = ReplayCounters()
-                    for i in order[(b * blockSize)..<min(order.count, (b + 1) * blockSize)] {
-                        if let o = self.outcome(userId: history.userIds[i], fixes: history.fixes[i], evaluators: evaluators, arbiter: arbiter) {
-                            out += render(o, &local)
+                    for i in order[starts[b]..<starts[b + 1]] {
+                        let o = history.withFixes(of: i) {
+                            self.outcome(userId: history.userIds[i], fixes: $0, evaluators: evaluators, arbiter: arbiter)
                         }
+                        if let o { out += render(o, &local) }
                     }
                     blocks.finish(b, bytes: out, counters: local)
                 }
@@ -142,10 +155,36 @@ public final class Replay: @unchecked Sendable {
             let (bytes, counters) = blocks.wait(b)
             total.add(counters)
             try sink(bytes)
-            progress?(min(order.count, (b + 1) * blockSize), order.count, total.fixes)
+            progress?(starts[b + 1], order.count, total.fixes)
         }
         group.wait()
         return total
     }
+
+    /// Where the blocks of a replay of `users` users on `threads` threads start (and, last,
+    /// `users`): blocks of 256 users, but the last `threads` x 512 users in blocks of 32, so that
+    /// the threads run out of work at about the same time.
+    static func blockStarts(users: Int, threads: Int) -> [Int] {
+        let tail = threads > 1 ? min(users, threads * 512) : 0
+        var starts = Array(stride(from: 0, to: users - tail, by: 256))
+        starts += stride(from: users - tail, to: users, by: 32)
+        return starts + [users]
+    }
 }
 
+
+/// The users and fixes a batch replay reads: a `History` (an array per user) or a `PackedHistory`.
+protocol ReplayInput: Sendable {
+    /// User ids; the index is the user number.
+    var userIds: [String] { get }
+    /// Calls `body` with the fixes of user `user`, sorted by time (valid only during the call).
+    func withFixes<R>(of user: Int, _ body: (UnsafeBufferPointer<Fix>) throws -> R) rethrows -> R
+}
+
+extension History: ReplayInput {
+    func withFixes<R>(of user: Int, _ body: (UnsafeBufferPointer<Fix>) throws -> R) rethrows -> R {
+        try fixes[user].withUnsafeBufferPointer(body)
+    }
+}
+
+extension PackedHistory: ReplayInput {}

@@ -66,13 +66,13 @@ public struct ReplayDriver {
                 opened = s
                 return s
             }
-            let (h, s) = try HistoryLoading.read(history, progress: progress, gate: { _ = try gate() }, files: files)
+            let (h, s) = try HistoryLoading.readPacked(history, progress: progress, gate: { _ = try gate() }, files: files)
             stats = s
             clock.lap("read")
             sink = try gate()
             let (campaigns, replay) = try job.wait()
             clock.record("campaigns", seconds: job.loadSeconds, during: "read")
-            counters = try replay.run(history: h, render: makeRender(campaigns), sink: sink.write, progress: { users, all, fixes in
+            counters = try replay.run(input: h, render: makeRender(campaigns), sink: sink.write, progress: { users, all, fixes in
                 progress.rate("replay", fixes: fixes, fraction: Double(users) / Double(max(1, all)))
             })
             progress.finish()

@@ -4,7 +4,8 @@ public enum StateInfo {
     /// The report on the state at `path`.
     /// - Throws: `RunError.noInput` when there is no state there; the errors of `StateStore`.
     public static func text(path: String) throws -> String {
-        let store = try StateStore(path: path, create: false)
+        // It may read while a stream commits: wait for the commit rather than fail.
+        let store = try StateStore(path: path, create: false, busyTimeoutMs: 2000)
         let runs = try store.meta("runs") ?? "0"
         var s = "state: \(path)\nschema version: \(StateStore.schemaVersion)\n"
         s += "command: \(try store.meta("command") ?? "none yet")\nruns: \(runs)\n"

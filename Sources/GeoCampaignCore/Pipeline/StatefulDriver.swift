@@ -196,7 +196,9 @@ public struct StatefulDriver {
         let known = try store.campaigns()
         var entries: [StateStore.CampaignEntry] = []
         var campaignOfSlot: [Int: Int] = [:]
-        var nextSlot = (known.map(\.slot).max() ?? 0) + 1
+        // Slots are never reused: a dropped campaign's slot stays in the records of users not
+        // seen since, and a new campaign on it would read their parts as its own.
+        var nextSlot = max(known.map(\.slot).max() ?? 0, Int(try store.meta("last_slot") ?? "") ?? 0) + 1
         for (c, campaign) in campaigns.campaigns.enumerated() {
             let fp = fingerprints?[c] ?? CampaignFingerprint.of(campaign, settings: campaigns.settings)
             if let e = known.first(where: { $0.id == campaign.id && $0.fingerprint == fp }) {
@@ -214,6 +216,7 @@ public struct StatefulDriver {
         for e in known where !campaigns.campaigns.contains(where: { $0.id == e.id }) {
             Console.err("warning: campaign \(e.id) is no longer in the campaigns: it is dropped from the state (its deliveries still count toward limits.per_user)\n")
         }
+        try store.setMeta("last_slot", String(nextSlot - 1))
 
         return (entries, campaignOfSlot)
     }

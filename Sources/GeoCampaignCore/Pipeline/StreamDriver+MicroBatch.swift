@@ -38,12 +38,19 @@ extension StreamDriver {
         var counters = ReplayCounters()
         /// Users written and dropped as idle so far in this run.
         var evicted = 0
+        /// Users in memory that have had an accepted fix since they entered it.
+        private var resumed = Set<String>()
+        /// Users counted for the summary: once per stay in memory with an accepted fix (a user
+        /// dropped as idle and loaded back by a later fix is counted again).
+        var usersCounted = 0
+        /// Tests (negative controls): applied to every state read from the database.
+        var onLoad: ((inout UserState) -> Void)?
         /// Lines taken so far (the committed count at start plus this run's).
         var lines: Int
         /// The micro-batch being resumed on the worker threads (nil: none); its users' states in
         /// `users` are still those from before it.
         private var running: MicroBatch?
-        private let resumed = DispatchGroup()
+        private let resuming = DispatchGroup()
 
         init(replay: Replay, render: @escaping @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8], store: StateStore,
              campaignOfSlot: [Int: Int], statePath: String, path: String, parser: JSONLineParser, lines: Int, threads: Int,
@@ -91,9 +98,10 @@ extension StreamDriver {
         private func load(_ user: String) throws -> UserState? {
             if let s = users[user] { return s }
             guard let record = try reader.record(user) else { return nil }
-            guard let s = UserState.decoded(record, campaignOfSlot: campaignOfSlot, campaignCount: replay.campaigns.campaigns.count) else {
+            guard var s = UserState.decoded(record, campaignOfSlot: campaignOfSlot, campaignCount: replay.campaigns.campaigns.count) else {
                 throw RunError.data("\(statePath): the record of user '\(user)' is damaged; the state cannot be continued")
             }
+            onLoad?(&s)
             users[user] = s
             return s
         }
@@ -218,7 +226,7 @@ extension StreamDriver {
                 work()
                 return true
             }
-            DispatchQueue.global().async(group: resumed, execute: work)
+            DispatchQueue.global().async(group: resuming, execute: work)
             return false
         }
 
@@ -227,13 +235,14 @@ extension StreamDriver {
         /// it first, so nothing read is left unwritten.
         func finish(output: StreamFile, rejects: StreamFile?) throws {
             guard let batch = running else { return }
-            resumed.wait()
+            resuming.wait()
             running = nil
             try rejects?.append(batch.rejects)
             for (j, i) in batch.live.enumerated() {
                 guard let (state, bytes, c) = batch.results[j] else { continue }
                 users[batch.touched[i]] = state
                 dirty.insert(batch.touched[i])
+                if resumed.insert(batch.touched[i]).inserted { usersCounted += 1 }
                 counters.add(c)
                 try output.append(bytes)
             }
@@ -242,10 +251,19 @@ extension StreamDriver {
         /// Users whose latest fix lies more than `idleMs` before the stream's clock: written by
         /// the next commit (when changed) and then dropped from memory.
         func idle(_ idleMs: Int64) -> [String] {
-            guard streamTime != .min else { return [] }
+            guard streamTime != .min, idleMs != .max else { return [] }
             let (bound, overflow) = streamTime.subtractingReportingOverflow(idleMs)
             if overflow { return [] }
             return users.compactMap { $0.value.tEnd < bound ? $0.key : nil }
+        }
+
+        /// Drops `ids` from memory (their records stand in the database); their next fix loads them back.
+        func drop(_ ids: [String]) {
+            for id in ids {
+                users[id] = nil
+                resumed.remove(id)
+            }
+            evicted += ids.count
         }
     }
 

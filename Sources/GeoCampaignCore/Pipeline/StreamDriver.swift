@@ -30,9 +30,15 @@ public struct StreamDriver {
     /// Resume threads (nil: the machine's cores).
     public var threads: Int?
     /// Stream-time milliseconds after a user's latest fix before they are written and dropped
-    /// from memory (nil: never). Off by default: users loaded back after eviction do not yet
-    /// give the per-line output (issue 11, open); `idleBound` is the bound meant for it.
+    /// from memory at the next commit, to be loaded back by their next fix (nil: `idleBound` of
+    /// the campaigns; `Int64.max`: never). The record is the user's whole state, so any value
+    /// prints the same decisions; the bound only trades memory for database reads.
     public var idleAfterMs: Int64?
+    /// Tests: also commit after the reads for which this returns true (given the number of
+    /// reads so far), for seeded commit points that do not depend on the machine's speed.
+    var commitAfterRead: ((Int) -> Bool)?
+    /// Tests (negative controls): applied to every user state read from the database.
+    var onLoad: ((inout UserState) -> Void)?
     /// Called after each commit with the users in memory and the users dropped as idle so far.
     public var observeCommit: ((_ inMemory: Int, _ evicted: Int) -> Void)?
 
@@ -47,6 +53,13 @@ public struct StreamDriver {
     /// `--commit-every`: a duration of the campaign format (`1s`, `500ms`, `2m`) in ms, nil when invalid or not positive.
     public static func commitInterval(_ text: String) -> Int64? {
         guard let ms = try? ValueParser.duration(text), ms > 0 else { return nil }
+        return ms
+    }
+
+    /// `--idle-after`: a duration (`0s` and up) in ms, `Int64.max` for `never`, nil when invalid.
+    public static func idleInterval(_ text: String) -> Int64? {
+        if text == "never" { return .max }
+        guard let ms = try? ValueParser.duration(text), ms >= 0 else { return nil }
         return ms
     }
 
@@ -68,10 +81,16 @@ public struct StreamDriver {
         // The regions and rules compile beside the fingerprints (which hash every region's geometry).
         let compiled = BackgroundTask { Replay(campaigns: campaigns, options: .init(threads: 1, evaluateRules: true)) }
         let runs = Int(try store.meta("runs") ?? "0") ?? 0
-        let (entries, campaignOfSlot) = try StatefulDriver.reconcile(store: store, campaigns: campaigns, runs: runs)
+        let (entries, _) = try StatefulDriver.reconcile(store: store, campaigns: campaigns, runs: runs)
         try store.setCampaigns(entries)
         try store.setMeta("command", "evaluate")
         let slots = entries.map(\.slot)
+        // Records are read with the slots this run writes: a user dropped as idle and loaded back
+        // within the run carries the slots of new and changed campaigns too. (`reconcile` maps
+        // only the slots the state knew before the run; with that map a user loaded back lost
+        // the parts and tracks of every campaign new to the state, issue 11.) A record of an
+        // earlier run holds no slot that is new in this one (slots are never reused).
+        let campaignOfSlot = Dictionary(uniqueKeysWithValues: entries.enumerated().map { ($1.slot, $0) })
 
         // The input, at the committed offset when it is the same regular file.
         let path = history.historyPaths.first ?? "-"
@@ -99,6 +118,9 @@ public struct StreamDriver {
         try store.setMeta("stream_output_bytes", String(output.length))
         try store.setMeta("stream_rejects_bytes", String(rejects?.length ?? 0))
         try store.commit()
+        // From here on a commit waits for a reader (`--state-info`) to finish instead of failing
+        // the stream; a second run on the state still fails at once at its start.
+        try store.setBusyTimeout(ms: 5000)
 
         let replay = compiled.value
         let render = makeRender(campaigns)
@@ -109,7 +131,8 @@ public struct StreamDriver {
         let session = try Session(replay: replay, render: render, store: store, campaignOfSlot: campaignOfSlot,
                                   statePath: statePath, path: path, parser: JSONLineParser(fields: fields), lines: lines,
                                   threads: threads ?? ProcessInfo.processInfo.activeProcessorCount, inlineFixes: inlineFixes)
-        let idleMs = idleAfterMs
+        session.onLoad = onLoad
+        let idleMs = idleAfterMs ?? Self.idleBound(campaigns)
         StreamSignals.install()
 
         func commit() throws {
@@ -117,7 +140,7 @@ public struct StreamDriver {
             try output.sync()
             try rejects?.sync()
             // Idle users are written with the others and dropped once the commit stands.
-            let idle = idleMs.map { session.idle($0) } ?? []
+            let idle = session.idle(idleMs)
             try store.begin()
             let writer = try store.userWriter()
             for id in session.dirty { if let s = session.users[id] { try writer.put(id, held: s.held, record: s.encoded(slots: slots)) } }
@@ -128,8 +151,7 @@ public struct StreamDriver {
             try store.setMeta("stream_rejects_bytes", String(rejects?.length ?? 0))
             try store.commit()
             session.dirty.removeAll(keepingCapacity: true)
-            for id in idle { session.users[id] = nil }
-            session.evicted += idle.count
+            session.drop(idle)
             observeCommit?(session.users.count, session.evicted)
         }
 
@@ -142,6 +164,7 @@ public struct StreamDriver {
         var ranges: [Range<Int>] = []
         var lastCommit = Date()
         if !input.regular { StreamInput.widenPipe(input.fd, bytes: readBytes) }
+        var reads = 0
         func takeLines() throws {
             // Whether more input waits after these lines (a file can always be read on): only
             // then is a large micro-batch resumed beside the parsing of the next one; a stream
@@ -228,7 +251,8 @@ public struct StreamDriver {
                 try output.flush()
                 try rejects?.flush()
             }
-            if Date().timeIntervalSince(lastCommit) * 1000 >= Double(commitEveryMs) {
+            reads += 1
+            if Date().timeIntervalSince(lastCommit) * 1000 >= Double(commitEveryMs) || commitAfterRead?(reads) == true {
                 try commit()
                 lastCommit = Date()
             }
@@ -243,7 +267,7 @@ public struct StreamDriver {
         try settle()
         try commit()
         var counters = session.counters
-        counters.users = session.users.count + session.evicted
+        counters.users = session.usersCounted
         counters.fixes = session.stats.fixesAccepted
         return RunSummary(stats: session.stats, counters: counters, clock: clock, decisions: true)
     }

@@ -48,13 +48,15 @@ public final class StateStore {
     }
 
     /// Opens the state at `path`, creating it when it does not exist and `create` is true.
+    /// - Parameter busyTimeoutMs: how long a statement waits for another connection's lock
+    ///   before failing (0: at once, so that a second run fails instead of waiting).
     /// - Throws: `RunError` naming the path: not a state, a newer schema, cannot be opened.
-    public init(path: String, create: Bool) throws {
+    public init(path: String, create: Bool, busyTimeoutMs: Int = 0) throws {
         self.path = path
         let exists = FileManager.default.fileExists(atPath: path)
         if !exists && !create { throw RunError.noInput("\(path): no such state") }
         db = try SQLiteDatabase(path: path, create: create)
-        try db.exec("PRAGMA busy_timeout = 0")
+        try db.exec("PRAGMA busy_timeout = \(max(0, busyTimeoutMs))")
         let version: Int64
         let app: Int64
         do {
@@ -64,6 +66,9 @@ public final class StateStore {
         let tables = try db.prepare("SELECT count(*) FROM sqlite_master")
         _ = try tables.step()
         let empty = tables.int(0) == 0
+        // An empty file opened without `create` is a state another run is creating: not
+        // written here (a reader such as --state-info would race that run's schema).
+        if empty && version == 0 && !create { throw RunError.noInput("\(path): no such state (an empty file)") }
         if empty && version == 0 {
             try db.exec("""
                 BEGIN IMMEDIATE;
@@ -87,6 +92,9 @@ public final class StateStore {
             throw RunError.data("\(path): the state has schema version \(version), which this geocampaign (version \(Self.schemaVersion)) cannot read")
         }
     }
+
+    /// How long statements wait for another connection's lock from now on (see `init`).
+    public func setBusyTimeout(ms: Int) throws { try db.exec("PRAGMA busy_timeout = \(max(0, ms))") }
 
     /// Takes the write lock for one run.
     public func begin() throws { try db.exec("BEGIN IMMEDIATE") }

@@ -1,30 +1,43 @@
 import XCTest
 @testable import GeoCampaignCore
 
-/// Compiling many regions in parallel chunks gives the geometries compiling one by one gives.
+/// Compiling many regions in parallel chunks straight into flat buffers gives the geometries
+/// compiling one by one gives.
 final class CrossingCompileTests: XCTestCase {
-    func testParallelGeometriesEqualSequentialOnes() {
+    func testParallelFlatGeometryEqualsSequentialOne() {
         var rng = SplitMix64(seed: 21)
         let regions = RegionIndexTests.randomRegions(20_000, rng: &rng)
-        let parallel = CampaignCrossing.geometries(of: regions)
-        XCTAssertEqual(parallel.count, regions.count)
+        let shapes = regions.map(\.shape)
+        let bounds = CompiledGeometry.bounds(of: shapes)
+        let flat = CompiledGeometry(shapes: shapes, bounds: bounds)
+        // The one-by-one geometries flattened by the copying path, the reference.
+        let reference = CompiledGeometry(geometries: shapes.map { RegionGeometry($0) })
+        XCTAssertEqual(flat.heads.count, regions.count)
+        XCTAssertEqual(flat.chunkOffsets, reference.chunkOffsets)
+        XCTAssertEqual(flat.vertices.count, reference.vertices.count)
         var polygons = 0
         for (i, region) in regions.enumerated() {
             let one = RegionGeometry(region.shape)
-            XCTAssertEqual(parallel[i].bounds, one.bounds, "region \(i)")
-            switch (parallel[i].kind, one.kind) {
+            XCTAssertEqual(bounds[i], one.bounds, "region \(i)")
+            XCTAssertEqual(flat.heads[i].bounds, one.bounds, "region \(i)")
+            switch (flat.heads[i].kind, one.kind) {
             case let (.circle(a, b, c, d), .circle(e, f, g, h)):
                 XCTAssertEqual([a, b, c, d], [e, f, g, h], "region \(i)")
-            case let (.polygon(p), .polygon(q)):
+            case (.polygon, .polygon):
                 polygons += 1
-                XCTAssertEqual(p.vertices.map(\.latRad), q.vertices.map(\.latRad), "region \(i)")
-                XCTAssertEqual(p.vertices.map(\.lonDeg), q.vertices.map(\.lonDeg), "region \(i)")
-                XCTAssertEqual(p.chunks.map(\.box), q.chunks.map(\.box), "region \(i)")
             default:
                 XCTFail("region \(i): kinds differ")
             }
         }
+        withExtendedLifetime((flat, reference)) {
+            XCTAssertEqual(flat.vertices.elements.map(\.latRad), reference.vertices.elements.map(\.latRad))
+            XCTAssertEqual(flat.vertices.elements.map(\.lonDeg), reference.vertices.elements.map(\.lonDeg))
+            XCTAssertEqual(flat.chunks.elements.map(\.box), reference.chunks.elements.map(\.box))
+            XCTAssertEqual(flat.chunks.elements.map { [$0.first, $0.end, $0.ringFirst, $0.ringEnd] },
+                           reference.chunks.elements.map { [$0.first, $0.end, $0.ringFirst, $0.ringEnd] })
+        }
         XCTAssertGreaterThan(polygons, 5_000)
+        XCTAssertGreaterThan(regions.count, CompiledGeometry.parallelFrom, "large enough to be compiled in parallel chunks")
     }
 }
 
@@ -34,7 +47,7 @@ final class CrossingSpatialOrderTests: XCTestCase {
         var rng = SplitMix64(seed: 8)
         let regions = RegionIndexTests.randomRegions(5_000, rng: &rng, around: Coordinate(lat: 37.7, lon: -121.8), spreadDeg: 1)
         let geometries = regions.map { RegionGeometry($0.shape) }
-        let order = CampaignCrossing.spatialOrder(geometries)
+        let order = CampaignCrossing.spatialOrder(geometries.map(\.bounds))
         XCTAssertEqual(order.sorted(), Array(geometries.indices))
         func centre(_ i: Int) -> (Double, Double) {
             let b = geometries[i].bounds

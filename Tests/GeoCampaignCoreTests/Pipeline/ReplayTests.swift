@@ -118,4 +118,20 @@ final class ReplayUserOrderTests: XCTestCase {
         }
         XCTAssertEqual(order.map { ids[$0] }, expected.map { ids[$0] })
     }
+
+    func testBlocksCoverEveryUserOnceAndEndSmall() {
+        for users in [0, 1, 31, 255, 256, 257, 1_000, 1_023, 1_024, 1_025, 10_000, 100_001] {
+            for threads in [1, 2, 3, 8] {
+                let s = Replay.blockStarts(users: users, threads: threads)
+                let name = "\(users) users, \(threads) threads"
+                XCTAssertEqual(s.first, 0, name)
+                XCTAssertEqual(s.last, users, name)
+                XCTAssertTrue(zip(s, s.dropFirst()).allSatisfy { $0 < $1 && $1 - $0 <= 256 } || users == 0, name)
+                if users == 0 { XCTAssertEqual(s, [0], name) }
+                // On several threads the last blocks are small.
+                if threads > 1 && users > 0 { XCTAssertLessThanOrEqual(s[s.count - 1] - s[s.count - 2], 32, name) }
+            }
+        }
+        XCTAssertEqual(Replay.blockStarts(users: 10_000, threads: 2).count - 1, 36 + 32, "10k users: 35 blocks of 256 and one of 16, then 32 of 32")
+    }
 }
