@@ -2,7 +2,9 @@
 """Benchmarks of `geocampaign stream` (docs/stream.md, issue 11): throughput, latency, memory.
 
   throughput  the M history (bench-data/M) through a pipe (`cat history.jsonl | geocampaign stream`):
-              wall time, fixes/s, peak memory (best of --repeat).
+              wall time, fixes/s, CPU time, peak memory (medians of --repeat runs, and the best);
+              with --against OLD_BIN, the two binaries alternate run by run. The load average
+              is printed before and after: on a shared machine, read the figures with it.
   latency     lines paced into the stream's standard input at --rate fixes/s (default 20,000),
               `--commit-every 1s`, decisions read on its standard output. For each decision,
               the time from writing the line that settles it to reading the decision. The settling
@@ -41,7 +43,7 @@ def ms_of(ts):
 
 
 def peak_kb(cmd_prefix):
-    return ["/usr/bin/time", "-f", "peak_kb %M"] + cmd_prefix
+    return ["/usr/bin/time", "-f", "peak_kb %M cpu %U %S"] + cmd_prefix
 
 
 def parse_peak(stderr):
@@ -51,31 +53,61 @@ def parse_peak(stderr):
     return None
 
 
+def parse_cpu(stderr):
+    """User plus system seconds from the /usr/bin/time line."""
+    for line in stderr.splitlines()[::-1]:
+        if line.startswith("peak_kb "):
+            f = line.split()
+            return float(f[3]) + float(f[4])
+    return None
+
+
+def load_average():
+    return "load average %.2f %.2f %.2f" % os.getloadavg()
+
+
+def median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
+
+
 def throughput(args, tmp):
+    """Runs `--bin` (and `--against`, alternating with it run by run, so that both see the same
+    load) --repeat times each; prints every run and the medians."""
     history = os.path.join(args.data, "history.jsonl")
     n = sum(1 for _ in open(history, "rb"))
-    best = None
+    bins = [args.bin] + ([args.against] if args.against else [])
+    runs = {b: [] for b in bins}
+    print(f"throughput: {load_average()} at start")
     for r in range(args.repeat):
-        state = os.path.join(tmp, f"tp-{r}.db")
-        out = os.path.join(tmp, f"tp-{r}.jsonl")
-        cmd = peak_kb([args.bin, "stream", "--state", state, "--campaigns", os.path.join(args.data, "campaigns"),
-                       "--output", out, "--quiet"])
-        with open(history, "rb") as f:
-            cat = subprocess.Popen(["cat"], stdin=f, stdout=subprocess.PIPE)
-            t = time.perf_counter()
-            p = subprocess.run(cmd, stdin=cat.stdout, capture_output=True, text=True)
-            wall = time.perf_counter() - t
-            cat.wait()
-        if p.returncode != 0:
-            sys.exit(f"stream failed: {p.stderr}")
-        decisions = sum(1 for _ in open(out, "rb"))
-        row = (wall, parse_peak(p.stderr), decisions)
-        if best is None or wall < best[0]:
-            best = row
-        print(f"  run {r + 1}: {wall:.2f} s, {n / wall / 1e6:.2f}M fixes/s, peak {row[1] / 1024:.0f} MB, {decisions} decisions")
-    wall, peak, decisions = best
-    print(f"throughput: {n:,} lines from a pipe in {wall:.2f} s = {n / wall / 1e6:.2f}M fixes/s (best of {args.repeat}), "
-          f"peak {peak / 1024:.0f} MB, {decisions:,} decisions, {os.cpu_count()} cores")
+        for k, b in enumerate(bins):
+            state = os.path.join(tmp, f"tp-{r}-{k}.db")
+            out = os.path.join(tmp, f"tp-{r}-{k}.jsonl")
+            cmd = peak_kb([b, "stream", "--state", state, "--campaigns", os.path.join(args.data, "campaigns"),
+                           "--output", out, "--quiet"])
+            with open(history, "rb") as f:
+                cat = subprocess.Popen(["cat"], stdin=f, stdout=subprocess.PIPE)
+                t = time.perf_counter()
+                p = subprocess.run(cmd, stdin=cat.stdout, capture_output=True, text=True)
+                wall = time.perf_counter() - t
+                cat.wait()
+            if p.returncode != 0:
+                sys.exit(f"stream failed: {p.stderr}")
+            decisions = sum(1 for _ in open(out, "rb"))
+            row = (wall, parse_cpu(p.stderr), parse_peak(p.stderr), decisions)
+            runs[b].append(row)
+            print(f"  run {r + 1} {b}: {wall:.2f} s, {n / wall / 1e6:.2f}M fixes/s, cpu {row[1]:.2f} s, "
+                  f"peak {row[2] / 1024:.0f} MB, {decisions} decisions")
+    print(f"throughput: {load_average()} at end, {os.cpu_count()} cores")
+    for b in bins:
+        wall = median([x[0] for x in runs[b]])
+        best = min(x[0] for x in runs[b])
+        cpu = median([x[1] for x in runs[b]])
+        peak = max(x[2] for x in runs[b])
+        print(f"throughput {b}: {n:,} lines from a pipe, median {wall:.2f} s = {n / wall / 1e6:.2f}M fixes/s "
+              f"(best {best:.2f} s = {n / best / 1e6:.2f}M/s, {args.repeat} runs), median cpu {cpu:.2f} s, "
+              f"peak {peak / 1024:.0f} MB, {runs[b][0][3]:,} decisions")
 
 
 def latency(args, tmp):
@@ -154,7 +186,8 @@ def latency(args, tmp):
     def q(x):
         return lat[min(len(lat) - 1, int(x * len(lat)))]
     print(f"latency: {len(lines):,} lines paced at {len(lines) / elapsed:,.0f} fixes/s, --commit-every 1s, "
-          f"{len(lat):,} decisions: p50 {q(0.5):.2f} ms, p90 {q(0.9):.2f} ms, p99 {q(0.99):.2f} ms, max {lat[-1]:.2f} ms")
+          f"{len(lat):,} decisions: p50 {q(0.5):.2f} ms, p90 {q(0.9):.2f} ms, p99 {q(0.99):.2f} ms, max {lat[-1]:.2f} ms, "
+          f"{load_average()}")
 
 
 def memory_lines(users, spread, points):
@@ -241,6 +274,7 @@ def main():
     ap.add_argument("what", nargs="*", default=["throughput", "latency", "memory"])
     ap.add_argument("--bin", default=os.path.join(ROOT, ".build/release/geocampaign"))
     ap.add_argument("--data", default=os.path.join(ROOT, "bench-data/M"))
+    ap.add_argument("--against", help="throughput: another binary, run alternately with --bin (medians of both)")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--rate", type=int, default=20_000)
     ap.add_argument("--lines", type=int, default=200_000, help="lines paced in the latency run")

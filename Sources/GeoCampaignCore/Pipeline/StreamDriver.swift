@@ -23,6 +23,10 @@ public struct StreamDriver {
     public var maxBatchLines = 8192
     /// Bytes asked of each read (the buffer grows for longer lines).
     public var readBytes = 1 << 20
+    /// Micro-batches with fewer accepted fixes are resumed at once on the reading thread; larger
+    /// ones, when more input waits, on the worker threads while the next one is parsed (0: every
+    /// one then; `Int.max`: none).
+    public var inlineFixes = 512
     /// Resume threads (nil: the machine's cores).
     public var threads: Int?
     /// Stream-time milliseconds after a user's latest fix before they are written and dropped
@@ -74,6 +78,8 @@ public struct StreamDriver {
         }
         let campaigns: CampaignSet
         do { campaigns = try CampaignLoading.load(history.campaignPaths).campaignSet } catch { store.rollback(); throw error }
+        // The regions and rules compile beside the fingerprints (which hash every region's geometry).
+        let compiled = BackgroundTask { Replay(campaigns: campaigns, options: .init(threads: 1, evaluateRules: true)) }
         let runs = Int(try store.meta("runs") ?? "0") ?? 0
         let (entries, _) = try StatefulDriver.reconcile(store: store, campaigns: campaigns, runs: runs)
         try store.setCampaigns(entries)
@@ -116,20 +122,21 @@ public struct StreamDriver {
         // the stream; a second run on the state still fails at once at its start.
         try store.setBusyTimeout(ms: 5000)
 
-        let replay = Replay(campaigns: campaigns, options: .init(threads: 1, evaluateRules: true))
+        let replay = compiled.value
         let render = makeRender(campaigns)
         var fields = HistoryFields()
         for (name, src) in history.fieldMap.sorted(by: { $0.key < $1.key }) {
             do { try fields.apply("\(name)=\(src)") } catch { throw RunError.usage("--field \(name)=\(src): \(error)") }
         }
-        let session = Session(replay: replay, render: render, reader: try store.userReader(), campaignOfSlot: campaignOfSlot,
-                              statePath: statePath, path: path, parser: JSONLineParser(fields: fields), lines: lines,
-                              threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
+        let session = try Session(replay: replay, render: render, store: store, campaignOfSlot: campaignOfSlot,
+                                  statePath: statePath, path: path, parser: JSONLineParser(fields: fields), lines: lines,
+                                  threads: threads ?? ProcessInfo.processInfo.activeProcessorCount, inlineFixes: inlineFixes)
         session.onLoad = onLoad
         let idleMs = idleAfterMs ?? Self.idleBound(campaigns)
         StreamSignals.install()
 
         func commit() throws {
+            try session.finish(output: output, rejects: rejects)
             try output.sync()
             try rejects?.sync()
             // Idle users are written with the others and dropped once the commit stands.
@@ -148,70 +155,101 @@ public struct StreamDriver {
             observeCommit?(session.users.count, session.evicted)
         }
 
-        // Complete lines are taken as soon as a read returns them, in micro-batches of at most
-        // `maxBatchLines`; the offset advances by whole micro-batches.
+        // Complete lines are taken as soon as reads return them, in micro-batches of at most
+        // `maxBatchLines`; the offset advances by whole micro-batches. From a pipe, a round of
+        // reads takes what the input holds at once (up to the buffer), so that a fast producer
+        // gives full micro-batches and a paced one is taken line by line as it comes.
         var buffer = [UInt8](repeating: 0, count: readBytes)
         var filled = 0
         var ranges: [Range<Int>] = []
         var lastCommit = Date()
+        if !input.regular { StreamInput.widenPipe(input.fd, bytes: readBytes) }
         var reads = 0
         func takeLines() throws {
+            // Whether more input waits after these lines (a file can always be read on): only
+            // then is a large micro-batch resumed beside the parsing of the next one; a stream
+            // catching up after a pause takes its last micro-batch at once, with no thread hop.
+            let waiting = input.regular || StreamInput.ready(input.fd, waitMs: 0)
             try buffer.withUnsafeBufferPointer { buf in
                 var k = 0
                 while k < ranges.count {
                     let top = min(ranges.count, k + maxBatchLines)
-                    try session.take(buf, ranges[k..<top], output: output, rejects: rejects)
+                    try session.take(buf, ranges[k..<top], more: top < ranges.count || waiting, output: output, rejects: rejects)
                     k = top
                 }
             }
         }
-        reading: while true {
+        /// Writes and flushes every decision of the lines taken so far.
+        func settle() throws {
+            try session.finish(output: output, rejects: rejects)
+            try output.flush()
+            try rejects?.flush()
+        }
+        var ended = false
+        reading: while !ended {
             if StreamSignals.stop { break }
-            var fd = pollfd(fd: input.fd, events: Int16(POLLIN), revents: 0)
-            let waitMs = max(0, min(100, commitEveryMs - Int64(Date().timeIntervalSince(lastCommit) * 1000)))
-            let ready = input.regular ? 1 : poll(&fd, 1, Int32(waitMs))
-            if ready > 0 {
-                if filled == buffer.count { buffer += [UInt8](repeating: 0, count: buffer.count) }
+            if !input.regular && !StreamInput.ready(input.fd, waitMs: 0) {
+                // Nothing to read now: the decisions of what was read are written before waiting.
+                try settle()
+                let waitMs = max(0, min(100, commitEveryMs - Int64(Date().timeIntervalSince(lastCommit) * 1000)))
+                if !StreamInput.ready(input.fd, waitMs: Int32(waitMs)) {
+                    if Date().timeIntervalSince(lastCommit) * 1000 >= Double(commitEveryMs) {
+                        try commit()
+                        lastCommit = Date()
+                    }
+                    continue
+                }
+            }
+            let scanFrom = filled
+            var got = 0
+            while true {
+                if filled == buffer.count {
+                    if got > 0 { break }
+                    buffer += [UInt8](repeating: 0, count: buffer.count)
+                }
                 let n = buffer.withUnsafeMutableBytes { read(input.fd, $0.baseAddress! + filled, $0.count - filled) }
                 if n < 0 {
-                    if errno == EINTR { continue }
+                    if errno == EINTR { if got > 0 { break } else { continue reading } }
                     throw RunError.failure("\(path): read failed: \(String(cString: strerror(errno)))")
                 }
                 if n == 0 {
                     if follow && input.regular {
-                        try output.flush()
+                        try settle()
                         usleep(20_000)
                     } else {
-                        break reading
+                        ended = true
                     }
-                } else {
-                    // Complete lines from the start of the buffer; the rest waits for the next read.
-                    let scanFrom = filled
-                    filled += n
-                    var start = 0
-                    buffer.withUnsafeBufferPointer { buf in
-                        let base = buf.baseAddress!
-                        var i = scanFrom
-                        while i < filled, let hit = memchr(base + i, 0x0A, filled - i) {
-                            let nl = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                            ranges.append(start..<nl)
-                            start = nl + 1
-                            i = nl + 1
-                        }
-                    }
-                    if !ranges.isEmpty {
-                        try takeLines()
-                        offset += Int64(start)
-                        ranges.removeAll(keepingCapacity: true)
-                        buffer.withUnsafeMutableBufferPointer { b in
-                            let rest = filled - start
-                            if rest > 0 { memmove(b.baseAddress!, b.baseAddress! + start, rest) }
-                        }
-                        filled -= start
-                    }
-                    try output.flush()
-                    try rejects?.flush()
+                    break
                 }
+                filled += n
+                got += n
+                if input.regular || !StreamInput.ready(input.fd, waitMs: 0) { break }
+            }
+            if got > 0 {
+                // Complete lines from the start of the buffer; the rest waits for the next read.
+                var start = 0
+                buffer.withUnsafeBufferPointer { buf in
+                    let base = buf.baseAddress!
+                    var i = scanFrom
+                    while i < filled, let hit = memchr(base + i, 0x0A, filled - i) {
+                        let nl = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                        ranges.append(start..<nl)
+                        start = nl + 1
+                        i = nl + 1
+                    }
+                }
+                if !ranges.isEmpty {
+                    try takeLines()
+                    offset += Int64(start)
+                    ranges.removeAll(keepingCapacity: true)
+                    buffer.withUnsafeMutableBufferPointer { b in
+                        let rest = filled - start
+                        if rest > 0 { memmove(b.baseAddress!, b.baseAddress! + start, rest) }
+                    }
+                    filled -= start
+                }
+                try output.flush()
+                try rejects?.flush()
             }
             reads += 1
             if Date().timeIntervalSince(lastCommit) * 1000 >= Double(commitEveryMs) || commitAfterRead?(reads) == true {
@@ -226,7 +264,7 @@ public struct StreamDriver {
             ranges.removeAll()
             filled = 0
         }
-        try output.flush()
+        try settle()
         try commit()
         var counters = session.counters
         counters.users = session.usersCounted

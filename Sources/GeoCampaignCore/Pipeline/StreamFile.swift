@@ -66,3 +66,22 @@ enum StreamSignals {
         signal(SIGTERM) { _ in StreamSignals.flag = 1 }
     }
 }
+
+/// Waiting on and sizing the stream's input when it is a pipe or a terminal.
+enum StreamInput {
+    /// Whether `fd` has bytes to read (or its end) within `waitMs` milliseconds.
+    static func ready(_ fd: Int32, waitMs: Int32) -> Bool {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&p, 1, waitMs) > 0
+    }
+
+    /// Asks for a pipe of `bytes` (Linux `F_SETPIPE_SZ`), so that a fast producer can write
+    /// ahead while a micro-batch is taken; left as it is when refused (not a pipe, over the
+    /// system's limit) or elsewhere.
+    static func widenPipe(_ fd: Int32, bytes: Int) {
+        #if os(Linux)
+        let setPipeSize: Int32 = 1031  // F_SETPIPE_SZ (F_LINUX_SPECIFIC_BASE + 7)
+        _ = fcntl(fd, setPipeSize, Int32(min(bytes, 1 << 20)))
+        #endif
+    }
+}

@@ -76,7 +76,6 @@ final class StreamDriverTests: XCTestCase {
         h.historyPaths = [input]
         h.output = output ?? dir.appendingPathComponent("out.jsonl").path
         h.quiet = true
-        let writer = DecisionsWriter(format: .jsonl, includeSuppressed: true)
         var driver = StreamDriver(history: h, statePath: state, follow: false, commitEveryMs: commitEveryMs)
         driver.maxBatchLines = pacing.batchLines
         driver.readBytes = pacing.readBytes
@@ -97,14 +96,7 @@ final class StreamDriverTests: XCTestCase {
             self.inMemory = max(self.inMemory, m)
             self.evicted = before + e
         }
-        _ = try driver.run { campaigns in
-            let prepared = writer.prepared(for: campaigns)
-            return { o, _ in
-                var out: [UInt8] = []
-                prepared.append(o, to: &out)
-                return out
-            }
-        }
+        _ = try driver.run(StreamPipelineTests.decisions)
     }
 
     func testTheStreamPrintsTheOneShotDecisionsOfItsNonLateFixesBeforeTheHorizon() throws {
