@@ -49,7 +49,7 @@ struct StreamCommand: Command {
         }
         let every = a.value("commit-every") ?? "1s"
         guard let ms = StreamDriver.commitInterval(every) else {
-            throw CLIError.usage("--commit-every '\(every)': expected a positive duration such as 1s, 30s or 2m", Self.usage)
+            throw CLIError.usage("--commit-every '\(every)': expected a positive duration such as 500ms, 1s, 30s or 2m", Self.usage)
         }
         commitEveryMs = ms
         if let idle = a.value("idle-after") {

@@ -50,8 +50,15 @@ public struct StreamDriver {
         self.commitEveryMs = commitEveryMs
     }
 
-    /// `--commit-every`: a duration of the campaign format (`1s`, `500ms`, `2m`) in ms, nil when invalid or not positive.
+    /// `--commit-every`: a duration of the campaign format (`1s`, `2m`) or whole milliseconds
+    /// (`500ms`), in ms; nil when invalid or not positive.
     public static func commitInterval(_ text: String) -> Int64? {
+        if text.hasSuffix("ms") {
+            let digits = text.dropLast(2)
+            guard !digits.isEmpty, digits.count <= 12, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+                  let ms = Int64(digits), ms > 0 else { return nil }
+            return ms
+        }
         guard let ms = try? ValueParser.duration(text), ms > 0 else { return nil }
         return ms
     }
