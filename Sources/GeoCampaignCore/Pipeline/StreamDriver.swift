@@ -50,6 +50,9 @@ public struct StreamDriver {
         self.commitEveryMs = commitEveryMs
     }
 
+    /// The SQLite page cache of a stream, in KiB (docs/stream.md, idle users).
+    static let pageCacheKiB = 16 * 1024
+
     /// `--commit-every`: a duration of the campaign format (`1s`, `2m`) or whole milliseconds
     /// (`500ms`), in ms; nil when invalid or not positive.
     public static func commitInterval(_ text: String) -> Int64? {
@@ -128,6 +131,9 @@ public struct StreamDriver {
         // From here on a commit waits for a reader (`--state-info`) to finish instead of failing
         // the stream; a second run on the state still fails at once at its start.
         try store.setBusyTimeout(ms: 5000)
+        // A stream commits every second: the batch runs' 256 MiB page cache would grow with the
+        // state (a 97 MB state of 1M users held 130 MB of pages), not with the active users.
+        try store.setCacheSize(kib: Self.pageCacheKiB)
 
         let replay = compiled.value
         let render = makeRender(campaigns)

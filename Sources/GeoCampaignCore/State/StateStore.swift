@@ -104,6 +104,11 @@ public final class StateStore {
     /// How long statements wait for another connection's lock from now on (see `init`).
     public func setBusyTimeout(ms: Int) throws { try db.exec("PRAGMA busy_timeout = \(max(0, ms))") }
 
+    /// The page cache's bound from now on, in KiB. A batch run keeps its changes in a 256 MiB
+    /// cache until its commit (see `init`); a stream, which runs for days and commits every
+    /// second, bounds it lower so that its memory follows its active users, not the state's size.
+    public func setCacheSize(kib: Int) throws { try db.exec("PRAGMA cache_size = -\(max(64, kib))") }
+
     /// Takes the write lock for one run; an older schema becomes the current one with the run's
     /// commit (the records this build writes are of the current version).
     public func begin() throws {
