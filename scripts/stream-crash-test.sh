@@ -35,6 +35,8 @@ cd "$work"
 
 start=$(date +%s.%N)
 # STREAM_ARGS: more options for every stream of the test (e.g. --idle-after 0s).
+# COMMIT_EVERY: the killed streams' --commit-every (default 100ms, so that most kills come after
+# some commits and the restarts go on from a committed offset, not from the start).
 # shellcheck disable=SC2086
 "$BIN" stream --state ref.db --campaigns "$DATA/campaigns" --history "$DATA/history.jsonl" --output ref.jsonl --quiet ${STREAM_ARGS:-} \
   2> ref.err || { cat ref.err; exit 1; }
@@ -57,7 +59,7 @@ while len(cuts) < kills:
 bounds = [0] + sorted(cuts) + [size]
 pieces = [history[bounds[i]:bounds[i + 1]] for i in range(kills + 1)]
 cmd = [bin_, "stream", "--state", "s.db", "--campaigns", os.path.join(data, "campaigns"), "--history", "in.jsonl",
-       "--follow", "--output", "out.jsonl", "--commit-every", "1s", "--quiet"] + os.environ.get("STREAM_ARGS", "").split()
+       "--follow", "--output", "out.jsonl", "--commit-every", os.environ.get("COMMIT_EVERY", "100ms"), "--quiet"] + os.environ.get("STREAM_ARGS", "").split()
 open("in.jsonl", "wb").close()
 
 def committed():
