@@ -73,7 +73,7 @@ final class StreamCommandTests: XCTestCase {
         let lines = all.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast()
         let growing = dir.appendingPathComponent("in.jsonl")
         try Data().write(to: growing)
-        let args = ["--state", "s", "--history", "in.jsonl", "--output", "out.jsonl", "--commit-every", "1s"]
+        let args = ["--state", "s", "--history", "in.jsonl", "--output", "out.jsonl", "--commit-every", "50ms"]
         var rng = SystemRandomNumberGenerator()
         let kills = 5
         var written = 0
@@ -99,8 +99,30 @@ final class StreamCommandTests: XCTestCase {
         let last = try BinaryRunner.run(["stream", "--campaigns", StateCommandTests.campaigns, "--quiet"] + args, cwd: dir)
         XCTAssertEqual(last.status, 0, last.stderr)
         let out = try Data(contentsOf: dir.appendingPathComponent("out.jsonl"))
-        XCTAssertEqual(String(decoding: out, as: UTF8.self), String(decoding: reference, as: UTF8.self), "each decision exactly once, in order")
-        let outLines = String(decoding: out, as: UTF8.self).split(separator: "\n")
+        // Restarts cut the input into other micro-batches than one uninterrupted run: users'
+        // decisions interleave differently, and a decision printed before its visit's exit was
+        // read shows "exit": null (state.md 1.1, evidence exits aside). Line for line in content:
+        // the same decisions, none twice, each user's in the same order.
+        let got = Self.decisionsByUser(out), want = Self.decisionsByUser(reference)
+        XCTAssertFalse(want.isEmpty)
+        XCTAssertEqual(got, want, "each decision exactly once, each user's in order")
+        let outLines = String(decoding: out, as: UTF8.self).split(separator: "\n").map(Self.exitsAside)
         XCTAssertEqual(Set(outLines).count, outLines.count, "no decision twice")
+        XCTAssertGreaterThan(try committedLines("s") ?? 0, 0)
+    }
+
+    /// A decision line with its evidence exits replaced by `_`.
+    static func exitsAside<S: StringProtocol>(_ line: S) -> String {
+        String(line).replacingOccurrences(of: #""exit":("[^"]*"|null)"#, with: #""exit":_"#, options: .regularExpression)
+    }
+
+    /// Each user's decision lines, exits aside, in output order.
+    static func decisionsByUser(_ data: Data) -> [String: [String]] {
+        var users: [String: [String]] = [:]
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            let user = line.split(separator: ",", maxSplits: 1)[0]
+            users[String(user), default: []].append(exitsAside(line))
+        }
+        return users
     }
 }
