@@ -21,7 +21,7 @@ import Darwin
 /// ```
 ///
 /// Not thread-safe: use one parser per thread.
-public final class CSVRowParser {
+public final class CSVRowParser: HistoryLineParser {
     /// What `parse(row:)` gives: blank, accepted with the user id, or rejected with a reason.
     public typealias Outcome = JSONLineParser.Outcome
 
@@ -54,15 +54,11 @@ public final class CSVRowParser {
     private let cellStart: UnsafeMutablePointer<Int>
     private let cellEnd: UnsafeMutablePointer<Int>
     private let cellEscaped: UnsafeMutablePointer<Bool>
-    @exclusivity(unchecked) private var userBuf: UnsafeMutablePointer<UInt8>
-    @exclusivity(unchecked) private var userCap: Int
-    @exclusivity(unchecked) private var tmpBuf: UnsafeMutablePointer<UInt8>
-    @exclusivity(unchecked) private var tmpCap: Int
+    /// The unescaped user id, a timestamp with a space for `T`, a number with a decimal comma.
+    @exclusivity(unchecked) private var buffers = ParserBuffers()
     private let epochScale: Int
     /// The last date seen by a timestamp.
     @exclusivity(unchecked) private var dateCache = RFC3339.DateCache()
-    /// `JSONNumber.pow10` as a plain buffer.
-    private let powersOfTen: UnsafeMutablePointer<Double>
 
     /// The fix of the last accepted row.
     @exclusivity(unchecked) var fix = Fix(time: 0, lat: 0, lon: 0)
@@ -90,13 +86,7 @@ public final class CSVRowParser {
         cellEnd.initialize(repeating: 0, count: 5)
         cellEscaped = UnsafeMutablePointer<Bool>.allocate(capacity: 5)
         cellEscaped.initialize(repeating: false, count: 5)
-        userCap = 256
-        userBuf = UnsafeMutablePointer<UInt8>.allocate(capacity: userCap)
-        tmpCap = 256
-        tmpBuf = UnsafeMutablePointer<UInt8>.allocate(capacity: tmpCap)
-        userPtr = UnsafePointer(userBuf)
-        powersOfTen = UnsafeMutablePointer<Double>.allocate(capacity: JSONNumber.pow10.count)
-        powersOfTen.initialize(from: JSONNumber.pow10, count: JSONNumber.pow10.count)
+        userPtr = UnsafePointer(buffers.user)
     }
 
     /// Creates a parser with `header` (the header row's bytes, without its line end) set.
@@ -111,9 +101,6 @@ public final class CSVRowParser {
         cellStart.deallocate()
         cellEnd.deallocate()
         cellEscaped.deallocate()
-        userBuf.deallocate()
-        tmpBuf.deallocate()
-        powersOfTen.deallocate()
     }
 
     /// Parses one data row (its bytes without the final line end; inner line ends of quoted
@@ -125,18 +112,7 @@ public final class CSVRowParser {
     }
 
     /// Parses one data row under the header set (see `parseRow`).
-    public func parse(row: [UInt8]) -> Outcome {
-        row.withUnsafeBufferPointer { buf -> Outcome in
-            guard let base = buf.baseAddress, buf.count > 0 else { return .blank }
-            switch parse(base, buf.count) {
-            case .blank: return .blank
-            case .rejected: return .rejected(reason, detail: detail)
-            case .accepted:
-                let user = String(decoding: UnsafeBufferPointer(start: userPtr, count: userLen), as: UTF8.self)
-                return .accepted(user: user, fix: fix)
-            }
-        }
-    }
+    public func parse(row: [UInt8]) -> Outcome { outcome(row) }
 
     /// Sets the header from its row's bytes: detects the separator (whichever of `,` and `;`
     /// occurs more often outside quotes; `,` on a tie) and finds the column of each canonical
@@ -225,22 +201,6 @@ public final class CSVRowParser {
         reason = r
         detail = d
         return .rejected
-    }
-
-    private func ensureTmp(_ n: Int) {
-        if n > tmpCap {
-            tmpBuf.deallocate()
-            tmpCap = max(n, tmpCap * 2)
-            tmpBuf = UnsafeMutablePointer<UInt8>.allocate(capacity: tmpCap)
-        }
-    }
-
-    private func ensureUser(_ n: Int) {
-        if n > userCap {
-            userBuf.deallocate()
-            userCap = max(n, userCap * 2)
-            userBuf = UnsafeMutablePointer<UInt8>.allocate(capacity: userCap)
-        }
     }
 
     @inline(__always)
@@ -405,14 +365,14 @@ public final class CSVRowParser {
         var s = cellStart[0], e = cellEnd[0]
         if e == s { return reject(.missingField, "field \(name(0)) is empty") }
         if cellEscaped[0] {
-            ensureUser(e - s)
+            let user = buffers.user(atLeast: e - s)
             var k = 0, j = s
             while j < e {
-                userBuf[k] = p[j]
+                user[k] = p[j]
                 k += 1
                 j += p[j] == 0x22 ? 2 : 1
             }
-            userPtr = UnsafePointer(userBuf)
+            userPtr = UnsafePointer(user)
             userLen = k
         } else {
             userPtr = p + s
@@ -441,10 +401,10 @@ public final class CSVRowParser {
             }
             if !numeric {
                 if e - s > 10 && p[s + 10] == 0x20 {
-                    ensureTmp(e - s)
-                    tmpBuf.update(from: p + s, count: e - s)
-                    tmpBuf[10] = 0x54
-                    time = RFC3339.parse(UnsafePointer(tmpBuf), 0, e - s, offsetRequired: true, cache: &dateCache)
+                    let copy = buffers.tmp(atLeast: e - s)
+                    copy.update(from: p + s, count: e - s)
+                    copy[10] = 0x54
+                    time = RFC3339.parse(UnsafePointer(copy), 0, e - s, offsetRequired: true, cache: &dateCache)
                 } else {
                     // The common shapes when a byte follows the cell in the row; else the full parser.
                     var end = 0
@@ -522,7 +482,7 @@ public final class CSVRowParser {
             if frac == 0 { return nil }
         }
         if i != e || intDigits &+ frac > 15 { return nil }
-        let v = Double(mant) / powersOfTen[frac]
+        let v = Double(mant) / buffers.powersOfTen[frac]
         return negative ? -v : v
     }
 
@@ -531,9 +491,9 @@ public final class CSVRowParser {
     @inline(__always)
     private func numberText(_ p: UnsafePointer<UInt8>, _ s: Int, _ e: Int) -> (UnsafePointer<UInt8>, Int, Int) {
         guard separator == 0x3B, memchr(p + s, 0x2C, e - s) != nil else { return (p, s, e) }
-        ensureTmp(e - s)
-        for k in 0..<(e - s) { tmpBuf[k] = p[s + k] == 0x2C ? 0x2E : p[s + k] }
-        return (UnsafePointer(tmpBuf), 0, e - s)
+        let copy = buffers.tmp(atLeast: e - s)
+        for k in 0..<(e - s) { copy[k] = p[s + k] == 0x2C ? 0x2E : p[s + k] }
+        return (UnsafePointer(copy), 0, e - s)
     }
 
     /// The value of the number cell of field `f` (RFC 8259 grammar), or nil when it is not one.

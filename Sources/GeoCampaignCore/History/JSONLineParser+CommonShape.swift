@@ -13,7 +13,7 @@ extension JSONLineParser {
         guard n >= 2, n <= JSONLineParser.maxLineBytes, p[n &- 1] == 0x7D else { return false }
         let raw = UnsafeRawPointer(p)
         let pre = prefixes
-        let tens = powersOfTen
+        let tens = buffers.powersOfTen
         // user: a plain non-empty string or an unsigned integer literal.
         guard pre[0].matches(raw, 0, n) else { return false }
         var i = pre[0].len

@@ -11,7 +11,7 @@ import Darwin
 /// user, ts, lat, lon, accuracy. No `String` is created for an accepted line.
 ///
 /// Not thread-safe: use one parser per thread.
-public final class JSONLineParser {
+public final class JSONLineParser: HistoryLineParser {
     /// Lines longer than this many bytes (terminator excluded) are `too_long`.
     public static let maxLineBytes = 1 << 20
 
@@ -53,10 +53,9 @@ public final class JSONLineParser {
     /// Whether two canonical fields are read from the same key (then a key may fill several).
     private let sharedKeys: Bool
     private let slots: UnsafeMutablePointer<Slot>
-    @exclusivity(unchecked) private var userBuf: UnsafeMutablePointer<UInt8>
-    @exclusivity(unchecked) private var userCap: Int
-    @exclusivity(unchecked) private var tmpBuf: UnsafeMutablePointer<UInt8>
-    @exclusivity(unchecked) private var tmpCap: Int
+    /// The decoded user id, key or timestamp of a line with escapes; `JSONNumber.pow10` for the
+    /// fast path.
+    @exclusivity(unchecked) var buffers = ParserBuffers()
     @exclusivity(unchecked) private var stack: [Bool] = []
     /// The last date seen by a timestamp (both parsers share it).
     @exclusivity(unchecked) var dateCache = RFC3339.DateCache()
@@ -67,8 +66,6 @@ public final class JSONLineParser {
     let fastPathEnabled: Bool
     /// The power of ten that turns a numeric timestamp into milliseconds (`fields.epochUnit`).
     let epochScale: Int
-    /// `JSONNumber.pow10` as a plain buffer, for the fast path.
-    let powersOfTen: UnsafeMutablePointer<Double>
 
     /// The fix of the last accepted line.
     @exclusivity(unchecked) var fix = Fix(time: 0, lat: 0, lon: 0)
@@ -115,11 +112,7 @@ public final class JSONLineParser {
         }
         slots = UnsafeMutablePointer<Slot>.allocate(capacity: 5)
         slots.initialize(repeating: Slot(), count: 5)
-        userCap = 256
-        userBuf = UnsafeMutablePointer<UInt8>.allocate(capacity: userCap)
-        tmpCap = 256
-        tmpBuf = UnsafeMutablePointer<UInt8>.allocate(capacity: tmpCap)
-        userPtr = UnsafePointer(userBuf)
+        userPtr = UnsafePointer(buffers.user)
         prefixes = UnsafeMutablePointer<MemberPrefix>.allocate(capacity: 5)
         var fast = !sharedKeys
         for (f, k) in keys.enumerated() {
@@ -128,8 +121,6 @@ public final class JSONLineParser {
             (prefixes + f).initialize(to: prefix ?? MemberPrefix())
         }
         fastPathEnabled = fast
-        powersOfTen = UnsafeMutablePointer<Double>.allocate(capacity: JSONNumber.pow10.count)
-        powersOfTen.initialize(from: JSONNumber.pow10, count: JSONNumber.pow10.count)
     }
 
     deinit {
@@ -141,25 +132,11 @@ public final class JSONLineParser {
         keyQuotedMask.deallocate()
         slots.deallocate()
         prefixes.deallocate()
-        powersOfTen.deallocate()
-        userBuf.deallocate()
-        tmpBuf.deallocate()
     }
 
     /// Parses one line (without its `\n` or `\r\n` terminator) and returns the outcome.
     /// This is the line-level entry point; the reader uses a faster internal path.
-    public func parse(line: [UInt8]) -> Outcome {
-        line.withUnsafeBufferPointer { buf -> Outcome in
-            guard let base = buf.baseAddress, buf.count > 0 else { return .blank }
-            switch parse(base, buf.count) {
-            case .blank: return .blank
-            case .rejected: return .rejected(reason, detail: detail)
-            case .accepted:
-                let user = String(decoding: UnsafeBufferPointer(start: userPtr, count: userLen), as: UTF8.self)
-                return .accepted(user: user, fix: fix)
-            }
-        }
-    }
+    public func parse(line: [UInt8]) -> Outcome { outcome(line) }
 
     @inline(__always)
     private func reject(_ r: RejectReason, _ d: String) -> Status {
@@ -171,22 +148,6 @@ public final class JSONLineParser {
     private func invalid(_ at: Int, _ n: Int) -> Status {
         reject(.invalidJSON, at >= n ? "not valid JSON: unexpected end of line"
                                      : "not valid JSON at column \(at + 1)")
-    }
-
-    private func ensureTmp(_ n: Int) {
-        if n > tmpCap {
-            tmpBuf.deallocate()
-            tmpCap = max(n, tmpCap * 2)
-            tmpBuf = UnsafeMutablePointer<UInt8>.allocate(capacity: tmpCap)
-        }
-    }
-
-    private func ensureUser(_ n: Int) {
-        if n > userCap {
-            userBuf.deallocate()
-            userCap = max(n, userCap * 2)
-            userBuf = UnsafeMutablePointer<UInt8>.allocate(capacity: userCap)
-        }
     }
 
     /// Bitmask of the fields whose source key equals the key body `p[s..<e]` (raw, unescaped);
@@ -220,10 +181,10 @@ public final class JSONLineParser {
 
     /// `matchKey` for a key body holding escapes: decoded first.
     private func matchEscapedKey(_ p: UnsafePointer<UInt8>, _ s: Int, _ e: Int) -> Int {
-        ensureTmp(e - s)
+        let key = buffers.tmp(atLeast: e - s)
         var lone = false
-        let kn = JSONScan.decode(p, s, e, into: tmpBuf, loneSurrogate: &lone)
-        return matchKey(UnsafePointer(tmpBuf), 0, kn, kn)
+        let kn = JSONScan.decode(p, s, e, into: key, loneSurrogate: &lone)
+        return matchKey(UnsafePointer(key), 0, kn, kn)
     }
 
     private func kindName(_ k: Kind) -> String {
@@ -388,10 +349,10 @@ public final class JSONLineParser {
         case .string:
             let s = u.start + 1, e = u.end - 1
             if u.flag {
-                ensureUser(e - s)
+                let user = buffers.user(atLeast: e - s)
                 var lone = false
-                userLen = JSONScan.decode(p, s, e, into: userBuf, loneSurrogate: &lone)
-                userPtr = UnsafePointer(userBuf)
+                userLen = JSONScan.decode(p, s, e, into: user, loneSurrogate: &lone)
+                userPtr = UnsafePointer(user)
                 if lone { return reject(.badEncoding, "field \(name(0)) holds a lone surrogate escape") }
             } else {
                 userPtr = p + s
@@ -417,10 +378,10 @@ public final class JSONLineParser {
             let s = t.start + 1, e = t.end - 1
             var parsed: Int64?
             if t.flag {
-                ensureTmp(e - s)
+                let decoded = buffers.tmp(atLeast: e - s)
                 var lone = false
-                let len = JSONScan.decode(p, s, e, into: tmpBuf, loneSurrogate: &lone)
-                parsed = lone ? nil : RFC3339.parse(UnsafePointer(tmpBuf), 0, len, offsetRequired: true)
+                let len = JSONScan.decode(p, s, e, into: decoded, loneSurrogate: &lone)
+                parsed = lone ? nil : RFC3339.parse(UnsafePointer(decoded), 0, len, offsetRequired: true)
             } else {
                 parsed = RFC3339.parse(p, s, e, offsetRequired: true, cache: &dateCache)
             }
