@@ -52,27 +52,30 @@ final class BlockLineReader {
     /// whose quotes were open at that line end, so the next range does not start a row.
     private(set) var endedMidRow = false
 
+    /// A reader of the descriptor `fd` from where it stands to its end.
+    /// - Throws: `HistoryError.readFailed` naming `path` when the buffer cannot be allocated.
     init(fd: Int32, path: String, blockSize: Int = BlockLineReader.blockSize,
-         limit: Int = JSONLineParser.maxLineBytes, quoted: Bool = false) {
+         limit: Int = JSONLineParser.maxLineBytes, quoted: Bool = false) throws {
         self.fd = fd
         self.path = path
         self.limit = limit
         self.quoted = quoted
         cap = max(16, blockSize)
-        buf = BlockLineReader.allocate(cap)
+        buf = try BlockLineReader.allocate(cap, path: path)
         offset = nil
         end = Int.max
     }
 
     /// A reader of the bytes `range` of the regular file open as `fd`.
+    /// - Throws: `HistoryError.readFailed` naming `path` when the buffer cannot be allocated.
     init(fd: Int32, path: String, range: Range<Int>, blockSize: Int = BlockLineReader.blockSize,
-         limit: Int = JSONLineParser.maxLineBytes, quoted: Bool = false) {
+         limit: Int = JSONLineParser.maxLineBytes, quoted: Bool = false) throws {
         self.fd = fd
         self.path = path
         self.limit = limit
         self.quoted = quoted
         cap = max(16, min(blockSize, range.count + 16))
-        buf = BlockLineReader.allocate(cap)
+        buf = try BlockLineReader.allocate(cap, path: path)
         offset = range.lowerBound
         end = range.upperBound
     }
@@ -81,16 +84,17 @@ final class BlockLineReader {
 
     /// A buffer of `n` bytes, to be freed with `free`. One of 2 MiB or more is aligned to 2 MiB
     /// and may use huge pages: its first fill then costs a few page faults, not one per 4 KiB.
-    private static func allocate(_ n: Int) -> UnsafeMutablePointer<UInt8> {
+    /// - Throws: `HistoryError.readFailed` naming `path` when there is no memory for it.
+    private static func allocate(_ n: Int, path: String) throws -> UnsafeMutablePointer<UInt8> {
         let huge = 2 << 20
         var p: UnsafeMutableRawPointer?
-        if posix_memalign(&p, n >= huge ? huge : 16, n) != 0 || p == nil {
-            fatalError("out of memory: \(n) bytes for a read buffer")
+        guard posix_memalign(&p, n >= huge ? huge : 16, n) == 0, let p else {
+            throw HistoryError.readFailed(path: path, reason: "out of memory: cannot allocate a read buffer of \(n) bytes")
         }
         #if os(Linux)
         if n >= huge { _ = madvise(p, n / huge * huge, Int32(MADV_HUGEPAGE)) }
         #endif
-        return p!.bindMemory(to: UInt8.self, capacity: n)
+        return p.bindMemory(to: UInt8.self, capacity: n)
     }
 
     /// The state of a too-long line being skipped.
@@ -120,7 +124,7 @@ final class BlockLineReader {
         var inner = 0
         while true {
             if filled == cap {
-                let bigger = BlockLineReader.allocate(cap * 2)
+                let bigger = try BlockLineReader.allocate(cap * 2, path: path)
                 bigger.update(from: buf, count: filled)
                 free(buf)
                 buf = bigger

@@ -99,19 +99,18 @@ public final class HistoryBuilder {
     /// is split at line boundaries into `threads` parts parsed at the same time.
     /// - Throws: `HistoryError.cannotOpen` naming the path, `.readFailed`, or what `onReject` throws.
     public func readJSONLines(path: String) throws {
-        let input = try OpenedInput(path: path)
+        let input = try meter.open(path: path, callback: progress)
         defer { withExtendedLifetime(input) {} }
         let fd = input.fd, regular = input.regular, size = input.size
         stats.files += 1
-        meter.begin(path: path, total: size, callback: progress)
         if regular && path != "-" && threads > 1 && size >= parallelMinBytes {
             closeTail()
             _ = try readParallel(fd: fd, path: path, size: size, parts: threads, meter: meter, csvHeader: nil)
         } else {
             let chunk = sequentialChunk(expectedFixes: size / HistoryBuilder.minLineBytes)
             defer { absorbStats(chunk) }
-            let reader = BlockLineReader(fd: fd, path: path)
-            if meter.isActive { reader.onBytes = { [meter] in meter.add($0) } }
+            let reader = try BlockLineReader(fd: fd, path: path)
+            meter.watch(reader)
             let handler = onReject
             reader.onTooLong = { lineNo, p, kept, length in
                 try chunk.handleTooLong(path, lineNo, p, kept, length, csv: false, handler)
@@ -127,11 +126,10 @@ public final class HistoryBuilder {
     /// cell spans a boundary).
     /// - Throws: `HistoryError.cannotOpen` naming the path, `.readFailed`, or what `onReject` throws.
     public func readCSV(path: String) throws {
-        let input = try OpenedInput(path: path)
+        let input = try meter.open(path: path, callback: progress)
         defer { withExtendedLifetime(input) {} }
         let fd = input.fd, regular = input.regular, size = input.size
         stats.files += 1
-        meter.begin(path: path, total: size, callback: progress)
         defer { meter.end() }
         if regular && path != "-" && threads > 1 && size >= parallelMinBytes,
            let header = try CSVHeaderScan.first(fd: fd, path: path, size: size) {
@@ -143,12 +141,12 @@ public final class HistoryBuilder {
         }
         let chunk = sequentialChunk(expectedFixes: size / HistoryBuilder.minLineBytes)
         chunk.csv.beginFile()
-        let reader = BlockLineReader(fd: fd, path: path, quoted: true)
+        let reader = try BlockLineReader(fd: fd, path: path, quoted: true)
         defer {
             chunk.stats.linesRead += reader.lines
             absorbStats(chunk)
         }
-        if meter.isActive { reader.onBytes = { [meter] in meter.add($0) } }
+        meter.watch(reader)
         let handler = onReject
         reader.onTooLong = { lineNo, p, kept, length in
             try chunk.handleTooLong(path, lineNo, p, kept, length, csv: true, handler)
@@ -213,12 +211,12 @@ public final class HistoryBuilder {
         struct Cut: Error {}
         DispatchQueue.concurrentPerform(iterations: parts) { k in
             let chunk = chunks[k]
-            let reader = BlockLineReader(fd: fd, path: path, range: bounds[k]..<bounds[k + 1], quoted: isCSV)
-            if meter.isActive { reader.onBytes = { meter.add($0) } }
-            reader.onTooLong = { lineNo, p, kept, length in
-                try chunk.handleTooLong(path, lineNo, p, kept, length, csv: isCSV, nil)
-            }
             do {
+                let reader = try BlockLineReader(fd: fd, path: path, range: bounds[k]..<bounds[k + 1], quoted: isCSV)
+                meter.watch(reader)
+                reader.onTooLong = { lineNo, p, kept, length in
+                    try chunk.handleTooLong(path, lineNo, p, kept, length, csv: isCSV, nil)
+                }
                 if let header = csvHeader {
                     if k > 0 { header.bytes.withUnsafeBufferPointer { b in
                         if let base = b.baseAddress { _ = chunk.csv.setHeader(base, b.count) }
@@ -314,11 +312,7 @@ public final class HistoryBuilder {
     public func readGPX(path: String, user: String, start: Int64 = GPXReader.defaultStart) throws {
         let result = try GPXReader.read(path: path, start: start)
         stats.files += 1
-        let idBytes = Array(user.utf8) + [0]
-        let u = idBytes.withUnsafeBufferPointer { b -> Int32 in
-            guard let base = b.baseAddress else { return 0 }
-            return interner.intern(base, b.count - 1)
-        }
+        let u = interner.intern(user)
         let chunk = sequentialChunk(expectedFixes: 0)
         defer { absorbStats(chunk) }
         for item in result.items {
@@ -327,8 +321,7 @@ public final class HistoryBuilder {
             case .fix(let fix):
                 chunk.add(fix, user: u)
             case .rejected(let r):
-                chunk.stats.rejectCounts[r.reason.index] += 1
-                if let handler = onReject { try handler(r) }
+                try chunk.rejected(r, onReject)
             }
         }
     }

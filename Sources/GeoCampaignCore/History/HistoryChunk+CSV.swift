@@ -14,15 +14,7 @@ extension HistoryChunk {
             }
             return
         }
-        switch csv.parse(p, n) {
-        case .blank:
-            stats.blankLines += 1
-        case .accepted:
-            add(csv.fix, user: interner.intern(csv.userPtr, csv.userLen))
-        case .rejected:
-            try rejected(RejectedLine(path: path, line: lineNo, reason: csv.reason, detail: csv.detail,
-                                      text: Array(UnsafeBufferPointer(start: p, count: n))), onReject)
-        }
+        try take(csv, path, lineNo, p, n, onReject)
     }
 
     /// A line or row over the limit (`BlockLineReader.onTooLong`): rejected `too_long` with its
@@ -37,18 +29,6 @@ extension HistoryChunk {
             lines += 1
             stats.linesRead += 1
         }
-        try rejected(RejectedLine(path: path, line: lineNo, reason: .tooLong,
-                                  detail: "\(what) is \(length) bytes, over the limit of 1 MiB; text is its first \(kept) bytes",
-                                  text: Array(UnsafeBufferPointer(start: prefix, count: kept))), onReject)
-    }
-
-    /// Counts a rejected line and collects it or hands it on.
-    private func rejected(_ r: RejectedLine, _ onReject: ((RejectedLine) throws -> Void)?) throws {
-        stats.rejectCounts[r.reason.index] += 1
-        if collectRejects {
-            rejects.append(r)
-        } else if let handler = onReject {
-            try handler(r)
-        }
+        try rejected(.tooLong(path: path, line: lineNo, what: what, prefix: prefix, kept: kept, length: length), onReject)
     }
 }

@@ -52,21 +52,32 @@ final class HistoryChunk {
                 _ onReject: ((RejectedLine) throws -> Void)?) throws {
         lines += 1
         stats.linesRead += 1
+        try take(parser, path, lineNo, p, n, onReject)
+    }
+
+    /// Parses one line (row) with `parser`: a fix is added, a reject counted and collected or
+    /// handed on.
+    @inline(__always)
+    func take<Parser: HistoryLineParser>(_ parser: Parser, _ path: String, _ lineNo: Int, _ p: UnsafePointer<UInt8>,
+                                         _ n: Int, _ onReject: ((RejectedLine) throws -> Void)?) throws {
         switch parser.parse(p, n) {
         case .blank:
             stats.blankLines += 1
         case .accepted:
-            let u = interner.intern(parser.userPtr, parser.userLen)
-            add(parser.fix, user: u)
+            add(parser.fix, user: interner.intern(parser.userPtr, parser.userLen))
         case .rejected:
-            stats.rejectCounts[parser.reason.index] += 1
-            if collectRejects {
-                rejects.append(RejectedLine(path: path, line: lineNo, reason: parser.reason, detail: parser.detail,
-                                            text: Array(UnsafeBufferPointer(start: p, count: n))))
-            } else if let handler = onReject {
-                try handler(RejectedLine(path: path, line: lineNo, reason: parser.reason, detail: parser.detail,
-                                         text: Array(UnsafeBufferPointer(start: p, count: n))))
-            }
+            try rejected(RejectedLine(path: path, line: lineNo, reason: parser.reason, detail: parser.detail,
+                                      text: Array(UnsafeBufferPointer(start: p, count: n))), onReject)
+        }
+    }
+
+    /// Counts a rejected line and collects it or hands it on.
+    func rejected(_ r: RejectedLine, _ onReject: ((RejectedLine) throws -> Void)?) throws {
+        stats.rejectCounts[r.reason.index] += 1
+        if collectRejects {
+            rejects.append(r)
+        } else if let handler = onReject {
+            try handler(r)
         }
     }
 

@@ -35,6 +35,20 @@ final class ProgressMeter: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// Opens `path` (`-` is stdin) and starts it as a new file (`begin`), of its size when it is
+    /// a regular file.
+    /// - Throws: `HistoryError.cannotOpen` naming the path.
+    func open(path: String, callback: ((HistoryProgress) -> Void)?) throws -> OpenedInput {
+        let input = try OpenedInput(path: path)
+        begin(path: path, total: input.size, callback: callback)
+        return input
+    }
+
+    /// Has `reader` count the bytes it reads here, when anyone listens.
+    func watch(_ reader: BlockLineReader) {
+        if isActive { reader.onBytes = { [self] in add($0) } }
+    }
+
     /// Starts the current file over (it is read again): its bytes so far no longer count.
     func rewind() {
         lock.lock()

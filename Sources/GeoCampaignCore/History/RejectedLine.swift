@@ -20,4 +20,13 @@ public struct RejectedLine: Sendable, Equatable {
         self.detail = detail
         self.text = text
     }
+
+    /// A line or row (`what`) over the limit, as `BlockLineReader.onTooLong` gives it: `too_long`,
+    /// with its first `kept` bytes, at `prefix`, as text.
+    static func tooLong(path: String, line: Int, what: String, prefix: UnsafePointer<UInt8>, kept: Int,
+                        length: Int) -> RejectedLine {
+        RejectedLine(path: path, line: line, reason: .tooLong,
+                     detail: "\(what) is \(length) bytes, over the limit of 1 MiB; text is its first \(kept) bytes",
+                     text: Array(UnsafeBufferPointer(start: prefix, count: kept)))
+    }
 }

@@ -86,32 +86,19 @@ public final class SortedHistoryReader {
     /// Reads a JSON Lines file (`-` is stdin) in 4 MiB blocks.
     /// - Throws: as `read(path:)`.
     public func readJSONLines(path: String) throws {
-        let input = try OpenedInput(path: path)
+        let input = try meter.open(path: path, callback: progress)
         defer { withExtendedLifetime(input) {} }
-        let fd = input.fd, size = input.size
         stats.files += 1
-        meter.begin(path: path, total: size, callback: progress)
         let parser = JSONLineParser(fields: fields)
-        let reader = BlockLineReader(fd: fd, path: path)
-        if meter.isActive { reader.onBytes = { [meter] in meter.add($0) } }
+        let reader = try BlockLineReader(fd: input.fd, path: path)
+        meter.watch(reader)
         reader.onTooLong = { lineNo, p, kept, length in
             self.stats.linesRead += 1
             try self.tooLong(path, lineNo, p, kept, length, what: "line")
         }
         try reader.forEachLine { lineNo, p, n in
             stats.linesRead += 1
-            switch parser.parse(p, n) {
-            case .blank:
-                stats.blankLines += 1
-            case .accepted:
-                try add(parser.fix, user: seen.intern(parser.userPtr, parser.userLen), path: path, line: lineNo)
-            case .rejected:
-                stats.rejectCounts[parser.reason.index] += 1
-                if let handler = onReject {
-                    try handler(RejectedLine(path: path, line: lineNo, reason: parser.reason, detail: parser.detail,
-                                             text: Array(UnsafeBufferPointer(start: p, count: n))))
-                }
-            }
+            try take(parser, path, lineNo, p, n)
         }
         meter.end()
     }
@@ -120,16 +107,14 @@ public final class SortedHistoryReader {
     /// non-blank row the header.
     /// - Throws: as `read(path:)`.
     public func readCSV(path: String) throws {
-        let input = try OpenedInput(path: path)
+        let input = try meter.open(path: path, callback: progress)
         defer { withExtendedLifetime(input) {} }
-        let fd = input.fd, size = input.size
         stats.files += 1
-        meter.begin(path: path, total: size, callback: progress)
         let parser = csvParser
         parser.beginFile()
-        let reader = BlockLineReader(fd: fd, path: path, quoted: true)
+        let reader = try BlockLineReader(fd: input.fd, path: path, quoted: true)
         defer { stats.linesRead += reader.lines }
-        if meter.isActive { reader.onBytes = { [meter] in meter.add($0) } }
+        meter.watch(reader)
         reader.onTooLong = { lineNo, p, kept, length in
             if parser.awaitingHeader { parser.unusableHeader("the header row (line \(lineNo)) is over 1 MiB") }
             try self.tooLong(path, lineNo, p, kept, length, what: "row")
@@ -144,17 +129,24 @@ public final class SortedHistoryReader {
                 }
                 return
             }
-            switch parser.parse(p, n) {
-            case .blank:
-                stats.blankLines += 1
-            case .accepted:
-                try add(parser.fix, user: seen.intern(parser.userPtr, parser.userLen), path: path, line: lineNo)
-            case .rejected:
-                try rejected(RejectedLine(path: path, line: lineNo, reason: parser.reason, detail: parser.detail,
-                                          text: Array(UnsafeBufferPointer(start: p, count: n))))
-            }
+            try take(parser, path, lineNo, p, n)
         }
         meter.end()
+    }
+
+    /// Parses one line (row) of `path` with `parser`: a fix is added, a reject counted and handed on.
+    @inline(__always)
+    private func take<Parser: HistoryLineParser>(_ parser: Parser, _ path: String, _ lineNo: Int,
+                                                 _ p: UnsafePointer<UInt8>, _ n: Int) throws {
+        switch parser.parse(p, n) {
+        case .blank:
+            stats.blankLines += 1
+        case .accepted:
+            try add(parser.fix, user: seen.intern(parser.userPtr, parser.userLen), path: path, line: lineNo)
+        case .rejected:
+            try rejected(RejectedLine(path: path, line: lineNo, reason: parser.reason, detail: parser.detail,
+                                      text: Array(UnsafeBufferPointer(start: p, count: n))))
+        }
     }
 
     /// Counts a rejected line and hands it on.
@@ -166,9 +158,7 @@ public final class SortedHistoryReader {
     /// A line or row over the limit: rejected `too_long` with its first bytes as text.
     private func tooLong(_ path: String, _ lineNo: Int, _ p: UnsafePointer<UInt8>, _ kept: Int, _ length: Int,
                          what: String) throws {
-        try rejected(RejectedLine(path: path, line: lineNo, reason: .tooLong,
-                                  detail: "\(what) is \(length) bytes, over the limit of 1 MiB; text is its first \(kept) bytes",
-                                  text: Array(UnsafeBufferPointer(start: p, count: kept))))
+        try rejected(.tooLong(path: path, line: lineNo, what: what, prefix: p, kept: kept, length: length))
     }
 
     /// Reads a GPX file as the fixes of `user`.
@@ -176,19 +166,14 @@ public final class SortedHistoryReader {
     public func readGPX(path: String, user: String, start: Int64 = GPXReader.defaultStart) throws {
         let result = try GPXReader.read(path: path, start: start)
         stats.files += 1
-        let idBytes = Array(user.utf8) + [0]
-        let u = idBytes.withUnsafeBufferPointer { b -> Int32 in
-            guard let base = b.baseAddress else { return 0 }
-            return seen.intern(base, b.count - 1)
-        }
+        let u = seen.intern(user)
         for item in result.items {
             stats.linesRead += 1
             switch item {
             case .fix(let fix):
                 try add(fix, user: u, path: path, line: 0)  // a GPX file is one group: no line to name
             case .rejected(let r):
-                stats.rejectCounts[r.reason.index] += 1
-                if let handler = onReject { try handler(r) }
+                try rejected(r)
             }
         }
     }

@@ -107,6 +107,16 @@ final class UserInterner {
         return lookUp(p, n)
     }
 
+    /// The index of the id `id`, adding it when new.
+    func intern(_ id: String) -> Int32 {
+        var bytes = Array(id.utf8)
+        bytes.append(0)  // never counted: keeps the buffer non-empty for an empty id
+        return bytes.withUnsafeBufferPointer { b in
+            guard let base = b.baseAddress else { return 0 }
+            return intern(base, b.count - 1)
+        }
+    }
+
     private func lookUp(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int32 {
         let h = UserInterner.hash(p, n)
         var slot = Int(truncatingIfNeeded: h) & mask

@@ -10,7 +10,7 @@ enum LateLines {
         for path in paths where !HistoryBuilder.isGPX(path: path) {
             let input = try OpenedInput(path: path)
             try withExtendedLifetime(input) {
-                let reader = BlockLineReader(fd: input.fd, path: path)
+                let reader = try BlockLineReader(fd: input.fd, path: path)
                 try reader.forEachLine { lineNo, p, n in
                     let line = Array(UnsafeBufferPointer(start: p, count: n))
                     guard case let .accepted(user, fix) = parser.parse(line: line), let before = lateBefore[user], fix.time < before else { return }

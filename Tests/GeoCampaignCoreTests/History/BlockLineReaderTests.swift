@@ -38,8 +38,12 @@ final class BlockLineReaderTests: XCTestCase {
         let fd = open(path, O_RDONLY)
         XCTAssertGreaterThanOrEqual(fd, 0)
         defer { close(fd) }
-        let reader = range.map { BlockLineReader(fd: fd, path: path, range: $0, blockSize: blockSize, limit: limit, quoted: quoted) }
-            ?? BlockLineReader(fd: fd, path: path, blockSize: blockSize, limit: limit, quoted: quoted)
+        let reader: BlockLineReader
+        if let range {
+            reader = try BlockLineReader(fd: fd, path: path, range: range, blockSize: blockSize, limit: limit, quoted: quoted)
+        } else {
+            reader = try BlockLineReader(fd: fd, path: path, blockSize: blockSize, limit: limit, quoted: quoted)
+        }
         var out = Read()
         reader.onTooLong = { n, p, kept, length in
             out.long.append([n, kept, length])
@@ -52,6 +56,24 @@ final class BlockLineReaderTests: XCTestCase {
         out.physical = reader.lines
         out.midRow = reader.endedMidRow
         return (out, reader.bufferCapacity)
+    }
+
+    /// A read buffer that cannot be allocated is an error naming the file, not a crash; the same
+    /// reader with a buffer that fits reads the file (so the error comes from the size alone).
+    func testABufferThatCannotBeAllocatedIsAReadError() throws {
+        let path = temp(Array("a\nb\n".utf8))
+        let fd = open(path, O_RDONLY)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        defer { close(fd) }
+        let impossible = 1 << 62
+        for range in [nil, 0..<Int.max - 16] as [Range<Int>?] {
+            XCTAssertThrowsError(try range.map { try BlockLineReader(fd: fd, path: path, range: $0, blockSize: impossible) }
+                                 ?? BlockLineReader(fd: fd, path: path, blockSize: impossible)) { error in
+                XCTAssertEqual(error as? HistoryError, .readFailed(path: path, reason: "out of memory: cannot allocate a read buffer of \(impossible) bytes"))
+                XCTAssertEqual("\(error)", "\(path): error: read failed: out of memory: cannot allocate a read buffer of \(impossible) bytes")
+            }
+        }
+        XCTAssertEqual(try read(path: path, blockSize: 1 << 20, limit: 1 << 20, quoted: false).0.texts, ["a", "b"])
     }
 
     func testQuotedRowsSpanLinesAndKeepTheirNumbers() throws {
