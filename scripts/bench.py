@@ -20,6 +20,7 @@ machine's speed drifts from minute to minute, so alternating is the fair compari
 medians and their ratio are shown, and the decisions of both are compared byte for byte.
 """
 import argparse, filecmp, os, re, statistics, subprocess, sys, time
+from bench_common import scratch, timed
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(here)
@@ -76,14 +77,6 @@ def count_lines(path):
             n += b.count(b"\n")
 
 
-def scratch(d, name):
-    """Where a run's own files go: .build/bench-out/CASE/ of this checkout, not the data folder,
-    so several checkouts can share one bench-data/ (a symbolic link) and run at once."""
-    out = os.path.join(root, ".build", "bench-out", os.path.basename(os.path.normpath(d)))
-    os.makedirs(out, exist_ok=True)
-    return os.path.join(out, name)
-
-
 def base_rss_mb(binary, d):
     """Peak memory of the same run on a one-line history: the process plus the loaded regions."""
     one = scratch(d, "one-line.jsonl")
@@ -100,13 +93,7 @@ def run(binary, d, out, extra=(), history="history.jsonl"):
            os.path.join(d, history), "--output", out, "--include-suppressed"] + list(extra)
     if a.threads:
         cmd += ["--threads", str(a.threads)]
-    t = time.time()
-    p = subprocess.Popen(cmd, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL)
-    err = p.stderr.read().decode()
-    _, status, ru = os.wait4(p.pid, 0)
-    wall = time.time() - t
-    if status != 0:
-        sys.exit(f"{' '.join(cmd)} failed ({status}):\n{err}")
+    wall, err, ru = timed(cmd)
     fixes = int(re.search(r"fixes accepted: (\d+)", err).group(1))
     stages = dict((k, float(v)) for k, v in re.findall(r"([\w+]+) ([\d.]+) s", err.split("stages:")[-1]))
     return {"wall": wall, "fixes": fixes, "rss_mb": ru.ru_maxrss / 1024, "stages": stages}
@@ -118,14 +105,8 @@ def run_peer(d):
     if a.threads:
         cmd += ["--threads", str(a.threads)]
     errors = scratch(d, "duckdb-stderr.txt")
-    t = time.time()
     with open(errors, "wb") as e:
-        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=e)
-        out = p.stdout.read().decode()
-        _, status, ru = os.wait4(p.pid, 0)
-    wall = time.time() - t
-    if status != 0:
-        sys.exit(f"{' '.join(cmd)} failed ({status}):\n{open(errors).read()}")
+        wall, out, ru = timed(cmd, stdout=subprocess.PIPE, stderr=e, errors=errors)
     n = int(re.search(r"(\d+) decisions", out).group(1))
     return {"wall": wall, "decisions": n, "rss_mb": ru.ru_maxrss / 1024}
 

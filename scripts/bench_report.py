@@ -7,7 +7,8 @@ within 1.3x evaluate.
 Usage: scripts/bench_report.py [--bin .build/release/geocampaign] [--size M] [--repeat N] [--threads N]
 The data is bench-data/SIZE, made by scripts/gen_bench.py with a fixed seed (as scripts/bench.py does).
 """
-import argparse, os, re, shutil, subprocess, sys, time
+import argparse, os, re, shutil, subprocess, sys
+from bench_common import scratch, timed
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(here)
@@ -41,20 +42,12 @@ def goal_campaigns():
 
 
 def run(command, campaigns, extra=()):
-    out_dir = os.path.join(root, ".build", "bench-out", os.path.basename(os.path.normpath(d)))
-    os.makedirs(out_dir, exist_ok=True)
-    out = os.path.join(out_dir, "decisions.jsonl" if command == "evaluate" else "report.out")
+    out = scratch(d, "decisions.jsonl" if command == "evaluate" else "report.out")
     cmd = [a.bin, command, "--campaigns", campaigns, "--history", os.path.join(d, "history.jsonl"), "--output", out]
     cmd += (["--include-suppressed"] if command == "evaluate" else []) + list(extra)
     if a.threads:
         cmd += ["--threads", str(a.threads)]
-    t = time.time()
-    p = subprocess.Popen(cmd, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL)
-    err = p.stderr.read().decode()
-    _, status, ru = os.wait4(p.pid, 0)
-    wall = time.time() - t
-    if status != 0:
-        sys.exit(f"{' '.join(cmd)} failed ({status}):\n{err}")
+    wall, _, ru = timed(cmd)
     return {"wall": wall, "rss_mb": ru.ru_maxrss / 1024, "bytes": os.path.getsize(out)}
 
 

@@ -649,22 +649,26 @@ def ev_set(x):
     return sorted((e["region"], e["enter"], e["exit"] or "") for e in x.get("evidence", []))
 
 
+def at(xs, i):
+    """xs[i], or None past the end."""
+    return xs[i] if i < len(xs) else None
+
+
+def first_difference(a, b, same=lambda x, y: x == y):
+    """The first index where `a` and `b` differ (an item past the end of one is None), or None."""
+    return next((i for i in range(max(len(a), len(b))) if not same(at(a, i), at(b, i))), None)
+
+
 def compare(d):
     diffs = []
     a, b = jl(os.path.join(d, "ours-events.jsonl")), jl(os.path.join(d, "ref-events.jsonl"))
-    for i in range(max(len(a), len(b))):
-        x = a[i] if i < len(a) else None
-        y = b[i] if i < len(b) else None
-        if x != y:
-            diffs.append("EVENT #%d\n  ours: %s\n  ref:  %s" % (i, json.dumps(x), json.dumps(y)))
-            break
+    i = first_difference(a, b)
+    if i is not None:
+        diffs.append("EVENT #%d\n  ours: %s\n  ref:  %s" % (i, json.dumps(at(a, i)), json.dumps(at(b, i))))
     a, b = jl(os.path.join(d, "ours-decisions.jsonl")), jl(os.path.join(d, "ref-decisions.jsonl"))
-    for i in range(max(len(a), len(b))):
-        x = a[i] if i < len(a) else None
-        y = b[i] if i < len(b) else None
-        if x is None or y is None or dec_key(x) != dec_key(y):
-            diffs.append("DECISION #%d\n  ours: %s\n  ref:  %s" % (i, json.dumps(x), json.dumps(y)))
-            break
+    i = first_difference(a, b, lambda x, y: x is not None and y is not None and dec_key(x) == dec_key(y))
+    if i is not None:
+        diffs.append("DECISION #%d\n  ours: %s\n  ref:  %s" % (i, json.dumps(at(a, i)), json.dumps(at(b, i))))
     for i in range(min(len(a), len(b))):
         if dec_key(a[i]) == dec_key(b[i]) and ev_set(a[i]) != ev_set(b[i]):
             diffs.append("EVIDENCE #%d\n  ours: %s\n  ref:  %s" % (i, json.dumps(a[i]), json.dumps(b[i])))
@@ -676,15 +680,35 @@ def compare(d):
     return diffs
 
 
-def run_seed(seed, binary, keep):
-    d = os.path.join(keep, "seed-%d" % seed)
+def case_folder(keep, kind, seed):
+    """The folder of one case, KIND-SEED under `keep` (made afresh), where the seed's campaigns
+    and history are generated: (folder, campaigns, history, None), or with a list holding the
+    generator's failure (a generator bug, not a difference) last."""
+    d = os.path.join(keep, "%s-%d" % (kind, seed))
     shutil.rmtree(d, ignore_errors=True)
     os.makedirs(d)
     cdir, hist = os.path.join(d, "campaigns"), os.path.join(d, "history.jsonl")
     try:
         generate(seed, cdir, hist)
-    except Exception as e:  # a generator bug, not a difference
-        return ["GENERATOR FAILED %r" % e]
+    except Exception as e:
+        return d, cdir, hist, ["GENERATOR FAILED %r" % e]
+    return d, cdir, hist, None
+
+
+def settle(d, diffs):
+    """Keeps a case's folder with the differences in its diff.txt, or removes it when there are
+    none; returns `diffs`."""
+    if diffs:
+        open(os.path.join(d, "diff.txt"), "w").write("\n".join(diffs) + "\n")
+    else:
+        shutil.rmtree(d)
+    return diffs
+
+
+def run_seed(seed, binary, keep):
+    d, cdir, hist, failed = case_folder(keep, "seed", seed)
+    if failed:
+        return failed
     ev, dec = run_ours(binary, cdir, hist, d)
     if ev.returncode != 0 or dec.returncode != 0:
         diffs = ["OURS FAILED rc=%d/%d\n%s%s" % (ev.returncode, dec.returncode, ev.stderr[-2000:], dec.stderr[-2000:])]
@@ -694,11 +718,7 @@ def run_seed(seed, binary, keep):
             diffs = ["REFERENCE FAILED\n" + p.stderr[-2000:]]
         else:
             diffs = compare(d)
-    if diffs:
-        open(os.path.join(d, "diff.txt"), "w").write("\n".join(diffs) + "\n")
-    else:
-        shutil.rmtree(d)
-    return diffs
+    return settle(d, diffs)
 
 
 USER_TOKEN = re.compile(r'"user": ("(?:[^"\\]|\\.)*"|-?\d+(?=\s*[,}]))')
@@ -709,14 +729,9 @@ def big_seed(seed, binary, keep, copies):
     the seed's history repeated `copies` times with each copy's users renamed `<id>~<k>` must give,
     per renamed user, exactly the small case's events and decisions, and the same rejects shifted
     by the copy's line offset. No reference run is needed, so the input can be big."""
-    d = os.path.join(keep, "big-%d" % seed)
-    shutil.rmtree(d, ignore_errors=True)
-    os.makedirs(d)
-    cdir, hist = os.path.join(d, "campaigns"), os.path.join(d, "history.jsonl")
-    try:
-        generate(seed, cdir, hist)
-    except Exception as e:
-        return ["GENERATOR FAILED %r" % e]
+    d, cdir, hist, failed = case_folder(keep, "big", seed)
+    if failed:
+        return failed
     if os.path.exists(os.path.join(d, "until.txt")):
         os.remove(os.path.join(d, "until.txt"))
     for name in os.listdir(cdir):  # holdout hashes the user id, which renaming changes
@@ -762,35 +777,24 @@ def big_seed(seed, binary, keep, copies):
                 expect.append(y)
         # users in byte order, each user's rows in the small case's order
         expect.sort(key=lambda y: y["user"].encode())
-        if expect != out[cmd]:
-            for i, (a, b) in enumerate(zip(out[cmd] + [None] * len(expect), expect + [None] * len(out[cmd]))):
-                if a != b:
-                    diffs.append("BIG %s #%d\n  big:      %s\n  expected: %s" % (cmd, i, json.dumps(a), json.dumps(b)))
-                    break
+        i = first_difference(out[cmd], expect)
+        if i is not None:
+            diffs.append("BIG %s #%d\n  big:      %s\n  expected: %s" % (cmd, i, json.dumps(at(out[cmd], i)), json.dumps(at(expect, i))))
     rs = [(x["line"], x["reason"]) for x in jl(os.path.join(d, "ours-rejects.jsonl"))]
     expect = [(l + k * n, why) for k in range(copies) for l, why in rs]
     got = [(x["line"], x["reason"]) for x in jl(os.path.join(d, "big-rejects.jsonl"))]
     if got != expect:
         diffs.append("BIG REJECTS\n  missing: %s\n  extra: %s" % (sorted(set(expect) - set(got))[:5], sorted(set(got) - set(expect))[:5]))
-    if diffs:
-        open(os.path.join(d, "diff.txt"), "w").write("\n".join(diffs) + "\n")
-    else:
-        shutil.rmtree(d)
-    return diffs
+    return settle(d, diffs)
 
 
 def gpx_seed(seed, binary, keep):
     """Metamorphic test of the GPX reader: each user's accepted fixes written as a GPX track (times
     in UTC with milliseconds, some as rtept/wpt) must give the same events as the same fixes in
     JSON Lines without accuracy."""
-    d = os.path.join(keep, "gpx-%d" % seed)
-    shutil.rmtree(d, ignore_errors=True)
-    os.makedirs(d)
-    cdir, hist = os.path.join(d, "campaigns"), os.path.join(d, "history.jsonl")
-    try:
-        generate(seed, cdir, hist)
-    except Exception as e:
-        return ["GENERATOR FAILED %r" % e]
+    d, cdir, hist, failed = case_folder(keep, "gpx", seed)
+    if failed:
+        return failed
     users = {}
     for line in open(hist, "rb"):
         why, fx = ref.validate(line)
@@ -820,14 +824,10 @@ def gpx_seed(seed, binary, keep):
             outs.append(p.stdout)
         if outs[0] != outs[1]:
             a, b = outs[0].split("\n"), outs[1].split("\n")
-            k = next(j for j in range(max(len(a), len(b))) if (a[j] if j < len(a) else None) != (b[j] if j < len(b) else None))
-            diffs.append("GPX %s #%d\n  jsonl: %s\n  gpx:   %s" % (name, k, a[k] if k < len(a) else None, b[k] if k < len(b) else None))
+            k = first_difference(a, b)
+            diffs.append("GPX %s #%d\n  jsonl: %s\n  gpx:   %s" % (name, k, at(a, k), at(b, k)))
             break
-    if diffs:
-        open(os.path.join(d, "diff.txt"), "w").write("\n".join(diffs) + "\n")
-    else:
-        shutil.rmtree(d)
-    return diffs
+    return settle(d, diffs)
 
 
 def main():
@@ -846,17 +846,20 @@ def main():
     seeds = [a.seed] if a.seed is not None else range(*map(int, a.seeds.split(":")))
     failed = []
     t0 = time.time()
+    binary = os.path.abspath(a.bin)
+    # The kind names the case folders (case_folder).
+    if a.gpx:
+        kind, check = "gpx", lambda s: gpx_seed(s, binary, keep)
+    elif a.big:
+        kind, check = "big", lambda s: big_seed(s, binary, keep, a.big)
+    else:
+        kind, check = "seed", lambda s: run_seed(s, binary, keep)
     for s in seeds:
-        if a.gpx:
-            diffs = gpx_seed(s, os.path.abspath(a.bin), keep)
-        elif a.big:
-            diffs = big_seed(s, os.path.abspath(a.bin), keep, a.big)
-        else:
-            diffs = run_seed(s, os.path.abspath(a.bin), keep)
+        diffs = check(s)
         if diffs:
             failed.append(s)
             first = diffs[0].split("\n")[0]
-            print("seed %d: DIFF %s (%s)" % (s, first, os.path.join(keep, "seed-%d" % s)), flush=True)
+            print("seed %d: DIFF %s (%s)" % (s, first, os.path.join(keep, "%s-%d" % (kind, s))), flush=True)
             if a.show:
                 print("\n".join(diffs))
         else:
