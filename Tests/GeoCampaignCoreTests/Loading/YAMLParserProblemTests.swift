@@ -20,6 +20,7 @@ final class YAMLParserProblemTests: XCTestCase {
         ("a: [1,,2]\n", 1, 7, "a value is missing here: check for a doubled comma, a stray character, or a value that needs quotes"),
         ("a: - b\n", 1, 4, "a list item ('- ') cannot start here: put it on its own line, indented under its key"),
         ("a: !x!y 1\n", 1, 4, "'!' starts a YAML tag: put a value that starts with ! in quotes"),
+        ("a: &x !y!z 1\n", 1, 4, "'!' starts a YAML tag: put a value that starts with ! in quotes"),
         ("a: b: c\n", 1, 5, "unexpected ':' here: check the indentation of this line, or put the value in quotes if it contains ': '"),
         ("a: [1, 2\n", 1, 4, "this list is never closed: add the closing ']' (and separate items with commas)"),
         ("a: {b: 1\n", 1, 4, "this '{' is never closed: add the closing '}' (and separate entries with commas)"),
