@@ -83,14 +83,9 @@ final class YAMLParser {
         SourceMark(line: Int(m.line) + 1, column: Int(m.column) + 1)
     }
 
+    /// The text of an anchor name libyaml gives, or nil for none.
     private static func string(_ p: UnsafePointer<UInt8>?) -> String? {
-        guard let p else { return nil }
-        return String(cString: p)
-    }
-
-    private static func string(_ p: UnsafePointer<CChar>?) -> String? {
-        guard let p else { return nil }
-        return String(cString: p)
+        p.map { String(cString: $0) }
     }
 
     /// Parses the document. Returns the root node, or throws the first fatal problem; non-fatal
@@ -151,16 +146,12 @@ final class YAMLParser {
                 let node = YAMLNode(kind: .scalar(text, style), mark: start, size: 1)
                 if let a = Self.string(s.anchor) { anchors[a] = node }
                 try add(node)
-            case YAML_SEQUENCE_START_EVENT:
+            case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
                 try push(at: start)
-                let anchor = Self.string(event.data.sequence_start.anchor)
+                let isMapping = event.type == YAML_MAPPING_START_EVENT
+                let anchor = Self.string(isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor)
                 if let anchor { openAnchors.insert(anchor) }
-                stack.append(Frame(isMapping: false, mark: start, anchor: anchor))
-            case YAML_MAPPING_START_EVENT:
-                try push(at: start)
-                let anchor = Self.string(event.data.mapping_start.anchor)
-                if let anchor { openAnchors.insert(anchor) }
-                stack.append(Frame(isMapping: true, mark: start, anchor: anchor))
+                stack.append(Frame(isMapping: isMapping, mark: start, anchor: anchor))
             case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
                 guard let frame = stack.popLast() else { break }
                 let node: YAMLNode
@@ -258,8 +249,8 @@ final class YAMLParser {
     /// without ':'), else where parsing stopped.
     private func syntaxProblem() -> YAMLProblem {
         let p = parser.pointee
-        let problem = Self.string(p.problem) ?? "unknown error"
-        let context = Self.string(p.context)
+        let problem = p.problem.map { String(cString: $0) } ?? "unknown error"
+        let context = p.context.map { String(cString: $0) }
         if p.error == YAML_READER_ERROR {
             let offset = Int(p.problem_offset)
             var line = 1, column = 1, i = 0
@@ -275,18 +266,12 @@ final class YAMLParser {
         }
         let problemMark = Self.mark(p.problem_mark)
         let contextMark = Self.mark(p.context_mark)
-        switch context {
-        case "while parsing a flow sequence":
-            return YAMLProblem(mark: contextMark, message: "this list is never closed: add the closing ']' (and separate items with commas)")
-        case "while parsing a flow mapping":
-            return YAMLProblem(mark: contextMark, message: "this '{' is never closed: add the closing '}' (and separate entries with commas)")
-        case "while scanning a quoted scalar":
+        if context == "while scanning a quoted scalar" {
             let quote = character(at: contextMark) ?? "\""
             return YAMLProblem(mark: contextMark, message: "this quoted text is never closed: add the closing \(quote) at its end")
-        case "while scanning a simple key":
-            return YAMLProblem(mark: contextMark, message: "a key here has no ':' after it: write 'key: value'")
-        default:
-            break
+        }
+        if let context, let message = Self.contextAdvice[context] {
+            return YAMLProblem(mark: contextMark, message: message)
         }
         if let text = lineText(problemMark.line), Self.singleQuotesOutsideDoubleQuotes(text) % 2 == 1,
            context != "while scanning a quoted scalar" {
@@ -295,46 +280,57 @@ final class YAMLParser {
         if let ch = character(at: problemMark), ch == "]" || ch == "}", context != "while parsing a flow sequence", context != "while parsing a flow mapping" {
             return YAMLProblem(mark: problemMark, message: "this '\(ch)' closes nothing: remove it, or add the matching '\(ch == "]" ? "[" : "{")' before")
         }
-        if problem.contains("tab character") {
+        if problem.contains("tab character")
+            || (problem == "found character that cannot start any token" && character(at: problemMark) == "\t") {
             return YAMLProblem(mark: problemMark, message: "a tab character here: YAML is indented with spaces only, replace the tab with spaces")
         }
-        switch problem {
-        case "mapping values are not allowed in this context":
-            return YAMLProblem(mark: problemMark, message: "unexpected ':' here: check the indentation of this line, or put the value in quotes if it contains ': '")
-        case "found character that cannot start any token":
-            if character(at: problemMark) == "\t" {
-                return YAMLProblem(mark: problemMark, message: "a tab character here: YAML is indented with spaces only, replace the tab with spaces")
+        if problem == "did not find expected key", let text = lineText(problemMark.line) {
+            let before = Array(text.unicodeScalars.prefix(max(0, problemMark.column - 1))).reversed().first { $0 != " " && $0 != "\t" }
+            if before == "\"" || before == "'" {
+                return YAMLProblem(mark: problemMark, message: "unexpected text after the quoted value: put all of the value inside the quotes")
             }
-            return YAMLProblem(mark: problemMark, message: "a value cannot start with this character: put the value in quotes")
-        case "did not find expected key":
-            if let text = lineText(problemMark.line) {
-                let before = Array(text.unicodeScalars.prefix(max(0, problemMark.column - 1))).reversed().first { $0 != " " && $0 != "\t" }
-                if before == "\"" || before == "'" {
-                    return YAMLProblem(mark: problemMark, message: "unexpected text after the quoted value: put all of the value inside the quotes")
-                }
-            }
-            return YAMLProblem(mark: problemMark, message: "unexpected text here: check its indentation (the keys of one mapping must line up) and that list items start with '- '")
-        case "did not find expected '-' indicator":
-            return YAMLProblem(mark: problemMark, message: "this line breaks the list above it: start every list item with '- ' at the same indentation")
-        case "did not find expected comment or line break":
-            return YAMLProblem(mark: problemMark, message: "unexpected text after the value: remove it, or put the whole value in quotes")
-        case "did not find expected <document start>":
-            return YAMLProblem(mark: problemMark, message: "unexpected text here: every line of a mapping is 'key: value'; check this line and the ones above it for a missing ':' or a wrong indentation")
-        case "did not find expected alphabetic or numeric character":
-            return YAMLProblem(mark: contextMark, message: "'&' and '*' mark anchors and aliases in YAML: put a value that starts with & or * in quotes")
-        case "did not find expected node content":
-            return YAMLProblem(mark: problemMark, message: "a value is missing here: check for a doubled comma, a stray character, or a value that needs quotes")
-        case "block sequence entries are not allowed in this context":
-            return YAMLProblem(mark: problemMark, message: "a list item ('- ') cannot start here: put it on its own line, indented under its key")
-        case "found undefined tag handle":
-            return YAMLProblem(mark: contextMark, message: "'!' starts a YAML tag: put a value that starts with ! in quotes")
-        case "found unexpected end of stream":
-            return YAMLProblem(mark: problemMark, message: "the file ends in the middle of a value: \(context.map { "\($0), " } ?? "")check for a missing closing quote or bracket")
-        default:
-            let ctx = context.map { " (\($0) started at line \(contextMark.line), column \(contextMark.column))" } ?? ""
-            return YAMLProblem(mark: problemMark, message: "invalid YAML: \(problem)\(ctx)")
         }
+        if let (atContext, message) = Self.problemAdvice[problem] {
+            return YAMLProblem(mark: atContext ? contextMark : problemMark, message: message)
+        }
+        if problem == "found unexpected end of stream" {
+            return YAMLProblem(mark: problemMark, message: "the file ends in the middle of a value: \(context.map { "\($0), " } ?? "")check for a missing closing quote or bracket")
+        }
+        let ctx = context.map { " (\($0) started at line \(contextMark.line), column \(contextMark.column))" } ?? ""
+        return YAMLProblem(mark: problemMark, message: "invalid YAML: \(problem)\(ctx)")
     }
+
+    /// What to say when libyaml stops in one of these contexts (at the construct left open).
+    private static let contextAdvice: [String: String] = [
+        "while parsing a flow sequence": "this list is never closed: add the closing ']' (and separate items with commas)",
+        "while parsing a flow mapping": "this '{' is never closed: add the closing '}' (and separate entries with commas)",
+        "while scanning a simple key": "a key here has no ':' after it: write 'key: value'",
+    ]
+
+    /// What to say for these libyaml problems, and whether at the construct left open (the
+    /// context mark) rather than where parsing stopped.
+    private static let problemAdvice: [String: (atContext: Bool, message: String)] = [
+        "mapping values are not allowed in this context":
+            (false, "unexpected ':' here: check the indentation of this line, or put the value in quotes if it contains ': '"),
+        "found character that cannot start any token":
+            (false, "a value cannot start with this character: put the value in quotes"),
+        "did not find expected key":
+            (false, "unexpected text here: check its indentation (the keys of one mapping must line up) and that list items start with '- '"),
+        "did not find expected '-' indicator":
+            (false, "this line breaks the list above it: start every list item with '- ' at the same indentation"),
+        "did not find expected comment or line break":
+            (false, "unexpected text after the value: remove it, or put the whole value in quotes"),
+        "did not find expected <document start>":
+            (false, "unexpected text here: every line of a mapping is 'key: value'; check this line and the ones above it for a missing ':' or a wrong indentation"),
+        "did not find expected alphabetic or numeric character":
+            (true, "'&' and '*' mark anchors and aliases in YAML: put a value that starts with & or * in quotes"),
+        "did not find expected node content":
+            (false, "a value is missing here: check for a doubled comma, a stray character, or a value that needs quotes"),
+        "block sequence entries are not allowed in this context":
+            (false, "a list item ('- ') cannot start here: put it on its own line, indented under its key"),
+        "found undefined tag handle":
+            (true, "'!' starts a YAML tag: put a value that starts with ! in quotes"),
+    ]
 
     /// Number of `'` on a line that are not inside a double-quoted part.
     static func singleQuotesOutsideDoubleQuotes(_ line: String) -> Int {
