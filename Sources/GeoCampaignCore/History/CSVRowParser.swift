@@ -491,9 +491,16 @@ public final class CSVRowParser: HistoryLineParser {
     @inline(__always)
     private func numberText(_ p: UnsafePointer<UInt8>, _ s: Int, _ e: Int) -> (UnsafePointer<UInt8>, Int, Int) {
         guard separator == 0x3B, memchr(p + s, 0x2C, e - s) != nil else { return (p, s, e) }
+        return (decimalPoints(p, s, e), 0, e - s)
+    }
+
+    /// `p[s..<e]` with its commas made points, in the parser's buffer (out of line: the common
+    /// cells need no copy).
+    @inline(never)
+    private func decimalPoints(_ p: UnsafePointer<UInt8>, _ s: Int, _ e: Int) -> UnsafePointer<UInt8> {
         let copy = buffers.tmp(atLeast: e - s)
         for k in 0..<(e - s) { copy[k] = p[s + k] == 0x2C ? 0x2E : p[s + k] }
-        return (UnsafePointer(copy), 0, e - s)
+        return UnsafePointer(copy)
     }
 
     /// The value of the number cell of field `f` (RFC 8259 grammar), or nil when it is not one.
