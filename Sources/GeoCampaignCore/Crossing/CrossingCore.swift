@@ -35,9 +35,6 @@ struct CrossingCore: Sendable {
     let insideBoxes: FixedBuffer<RegionIndex.FloatBox>
     /// How far beyond a region's own box `insideBoxes` reach (far above the 1 mm tolerance).
     static let insideMarginM = 0.5
-    /// Scales the margins of every `CrossingAnchor`: 1, or 0 to probe every fix; larger only in
-    /// the tests that show that too large a box gives wrong classes.
-    var anchorMarginFactor = 1.0
 
     /// Compiles regions given by geometry with resolved parameters (per-region arrays of equal length).
     /// - Complexity: O(total vertices + n log n) for n regions.
@@ -150,133 +147,6 @@ struct CrossingCore: Sendable {
         tracks.removeSubrange(kept...)
     }
 
-    /// A probed fix within this many degrees (about 25 m of latitude) of the fix probed before
-    /// it becomes an anchor (`CrossingAnchor`): a user who stays reports fixes metres apart, one
-    /// who drives hundreds of metres apart, for whom the anchor's margins would cost more than
-    /// they save. Only the speed depends on it, not the classes.
-    static let stayingDeg = 0.000225
-
-    /// What pass 1 found for one candidate region of a fix: a `FixClass` raw value, or one of
-    /// these codes.
-    enum CandidateCode {
-        /// The fix is outside the box where it can be IN (`insideBoxes`), not classified yet:
-        /// nothing to do without a track; with one, pass 2 classifies it.
-        static let notIn: UInt8 = 3
-        /// The region's tracking group does not use the fix (its accuracy is worse than the
-        /// group's `max_accuracy`).
-        static let unused: UInt8 = 4
-    }
-
-    /// A fix in radians with its latitude cosine, computed for the first region that needs them.
-    struct FixPoint {
-        var ready = false
-        var latRad = 0.0, lonRad = 0.0, cosLat = 0.0
-    }
-
-    /// The class of `fix` for region `r` (semantics.md 2.1): the polygon's cell grid when it
-    /// decides, else the region's own classification.
-    @inline(__always)
-    private static func fixClass(_ r: Int, _ fix: Fix, _ point: inout FixPoint, _ regions: CompiledRegions.View, _ cells: PolygonCellGrids.View) -> FixClass {
-        if let decided = cells.classify(r, latDeg: fix.lat, lonDeg: fix.lon) { return decided }
-        if !point.ready {
-            point.ready = true
-            point.latRad = Earth.radians(fix.lat)
-            point.lonRad = Earth.radians(fix.lon)
-            point.cosLat = cos(point.latRad)
-        }
-        return regions.classify(r, latDeg: fix.lat, lonDeg: fix.lon, latRad: point.latRad, lonRad: point.lonRad, cosLat: point.cosLat)
-    }
-
-    /// Pass 1 of `collect`: for each fix `i`, its candidate regions and their codes are
-    /// `near[ends[i - 1] ..< ends[i]]` and `codes[...]` (see the comments inside).
-    /// - Returns: how many fixes an anchor admitted.
-    @discardableResult
-    private func passOne(fixes: UnsafeBufferPointer<Fix>, cache: UnsafeMutableBufferPointer<RegionIndex.CellCache>,
-                         ends: UnsafeMutableBufferPointer<Int32>, near: inout ScratchBuffer<Int32>, codes: inout ScratchBuffer<UInt8>) -> Int {
-        // Pass 1: the regions near each fix and their classes (`CandidateCode`). The index
-        // queries have no dependency from one fix to the next, so their memory loads overlap.
-        // A candidate whose group does not use the fix is skipped; one outside the box where a
-        // fix can be IN is classified only if pass 2 finds a track for it. Where the user
-        // stays (a fix within about 25 m of the one before), the fix becomes an anchor: the
-        // following fixes that `CrossingAnchor` admits copy its candidates and codes.
-        let regions = self.regions.view
-        let cells = self.cells.view
-        let records = regions.records
-        let probe = index.probe
-        let groups = self.groups.elements
-        let groupCount = groups.count
-        let insideBoxes = self.insideBoxes.elements
-        var admitted = 0
-        var anchor = CrossingAnchor.none
-        let anchors = anchorMarginFactor > 0 && groupCount <= 64
-        var lastLat = Double.nan, lastLon = Double.nan
-        for i in 0..<fixes.count {
-            let fix = fixes[i]
-            var mask: UInt64 = 0
-            for g in 0..<groupCount where fix.isUsed(maxAccuracy: groups[g].maxAccuracyM) { mask |= 1 << UInt64(g & 63) }
-            defer { ends[i] = Int32(truncatingIfNeeded: near.count) }
-            guard mask != 0, fix.lat.isFinite, fix.lon.isFinite else { continue }
-            if anchor.admits(lat: fix.lat, lon: fix.lon, mask: mask) {
-                for n in anchor.start..<anchor.end {
-                    near.append(near[n])
-                    codes.append(codes[n])
-                }
-                admitted += 1
-                continue
-            }
-            let start = near.count
-            probe.candidates(lat: fix.lat, lon: fix.lon, cache: cache, into: &near)
-            var point = FixPoint()
-            for n in start..<near.count {
-                let r = Int(near[n])
-                if groupCount > 1 && !fix.isUsed(maxAccuracy: groups[Int(records[r].group)].maxAccuracyM) {
-                    codes.append(CandidateCode.unused)
-                } else if !insideBoxes[r].mayContain(lat: fix.lat, lon: fix.lon) {
-                    codes.append(CandidateCode.notIn)
-                } else {
-                    codes.append(Self.fixClass(r, fix, &point, regions, cells).rawValue)
-                }
-            }
-            let staying = abs(fix.lat - lastLat) < Self.stayingDeg && abs(fix.lon - lastLon) < Self.stayingDeg
-            lastLat = fix.lat
-            lastLon = fix.lon
-            anchor = anchors && staying
-                ? CrossingAnchor.around(fix, mask: mask, start: start, end: near.count, near: near, codes: codes, probe: probe,
-                                        regions: regions, cells: cells, insideBoxes: insideBoxes, factor: anchorMarginFactor)
-                : .none
-        }
-        return admitted
-    }
-
-    /// Pass 1 alone, for tests: per fix, its candidate regions with their codes, and how many
-    /// fixes an anchor admitted.
-    func candidateCodes(fixes: [Fix]) -> (perFix: [[(region: Int32, code: UInt8)]], admitted: Int) {
-        withExtendedLifetime(self) {
-            fixes.withUnsafeBufferPointer { f in
-                let cache = UnsafeMutableBufferPointer<RegionIndex.CellCache>.allocate(capacity: max(1, index.probe.levels.count))
-                cache.initialize(repeating: RegionIndex.CellCache())
-                let ends = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(1, f.count))
-                var near = ScratchBuffer<Int32>(capacity: 16)
-                var codes = ScratchBuffer<UInt8>(capacity: 16)
-                defer {
-                    cache.deallocate()
-                    ends.deallocate()
-                    near.free()
-                    codes.free()
-                }
-                let admitted = passOne(fixes: f, cache: cache, ends: ends, near: &near, codes: &codes)
-                var out: [[(region: Int32, code: UInt8)]] = []
-                var start = 0
-                for i in 0..<f.count {
-                    let end = Int(ends[i])
-                    out.append((start..<end).map { (near[$0], codes[$0]) })
-                    start = end
-                }
-                return (out, admitted)
-            }
-        }
-    }
-
     private func collect(fixes: UnsafeBufferPointer<Fix>, tEnd: Int64,
                          resume: (state: UnsafeMutablePointer<CrossingResume>, compiled: [[Int32]])?) -> [[Visit]] {
         let regions = self.regions.view
@@ -291,16 +161,26 @@ struct CrossingCore: Sendable {
         cache.initialize(repeating: RegionIndex.CellCache())
         let ends = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(1, fixes.count))
         var near = ScratchBuffer<Int32>(capacity: fixes.count * 2)
-        var codes = ScratchBuffer<UInt8>(capacity: fixes.count * 2)
+        let insideBoxes = self.insideBoxes.elements
         defer {
             state.deallocate()
             cache.deallocate()
             ends.deallocate()
             near.free()
-            codes.free()
         }
 
-        passOne(fixes: fixes, cache: cache, ends: ends, near: &near, codes: &codes)
+        // Pass 1: the regions near each fix. The index queries have no dependency from one fix
+        // to the next, so their memory loads overlap.
+        for i in 0..<fixes.count {
+            let fix = fixes[i]
+            var anyUsed = false
+            for g in 0..<groupCount where fix.isUsed(maxAccuracy: groups[g].maxAccuracyM) {
+                anyUsed = true
+                break
+            }
+            if anyUsed { probe.candidates(lat: fix.lat, lon: fix.lon, cache: cache, into: &near) }
+            ends[i] = Int32(truncatingIfNeeded: near.count)
+        }
 
         // Pass 2: the state machines, fix by fix.
         var out = [[Visit]](repeating: [], count: campaignCount)
@@ -347,13 +227,14 @@ struct CrossingCore: Sendable {
             let useSlots = existing > TrackSlots.linearLimit
             if useSlots { slots.sync(tracks, existing) }
             var finished = false
-            var point = FixPoint()
+            // The fix in radians, computed for the first region that needs a class.
+            var radians = false
+            var latRad = 0.0, lonRad = 0.0, cosLat = 0.0
             for n in nearStart..<nearEnd {
-                let code = codes[n]
-                if code == CandidateCode.unused { continue }
                 let r32 = near[n]
                 let r = Int(r32)
                 let confirm = records[r].confirmMs
+                if groupCount > 1 && !state[Int(records[r].group)].usedNow { continue }
                 var k = 0
                 if useSlots {
                     k = slots.find(r32) ?? existing
@@ -361,8 +242,19 @@ struct CrossingCore: Sendable {
                     while k < existing && tracks[k].region != r32 { k += 1 }
                 }
                 // Without a track only IN matters, and it cannot be outside the region's box.
-                if k == existing && code == CandidateCode.notIn { continue }
-                let c = code == CandidateCode.notIn ? Self.fixClass(r, fix, &point, regions, cells) : FixClass(rawValue: code).unsafelyUnwrapped
+                if k == existing && !insideBoxes[r].mayContain(lat: fix.lat, lon: fix.lon) { continue }
+                let c: FixClass
+                if let decided = cells.classify(r, latDeg: fix.lat, lonDeg: fix.lon) {
+                    c = decided
+                } else {
+                    if !radians {
+                        radians = true
+                        latRad = Earth.radians(fix.lat)
+                        lonRad = Earth.radians(fix.lon)
+                        cosLat = cos(latRad)
+                    }
+                    c = regions.classify(r, latDeg: fix.lat, lonDeg: fix.lon, latRad: latRad, lonRad: lonRad, cosLat: cosLat)
+                }
                 if k < existing {
                     tracks[k].stamp = stamp
                     if case let .done(visit) = tracks[k].advance(c, at: t, confirmMs: confirm) {

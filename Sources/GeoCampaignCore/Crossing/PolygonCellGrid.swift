@@ -115,32 +115,6 @@ struct PolygonCellGrids: Sendable {
             let code = (words[g.wordStart &+ Int(fy)] >> UInt64(Int(fx) << 1)) & 3
             return code == PolygonCellGrids.inCode ? .inside : (code == PolygonCellGrids.outCode ? .outside : nil)
         }
-
-        /// Where the grid decides a point's class for region `r` (`classify` is not nil), how
-        /// far the point can move in latitude and in longitude (degrees) and still get the same
-        /// answer from `classify`: within its cell (an IN or OUT cell), or on the same side of
-        /// the grid's edge that it lies outside of (OUT); nil when the grid does not decide.
-        /// Exact up to the rounding of `latDeg - south` and `lonDeg - west` (under 3e-14 degree):
-        /// the point's position in cells is those differences times the inverse cell size, and
-        /// a point that moves less than its distance to a cell edge keeps its cell.
-        /// - Complexity: O(1).
-        @inline(__always)
-        func decidedMargins(_ r: Int, latDeg: Double, lonDeg: Double) -> (lat: Double, lon: Double)? {
-            let g = headers[r]
-            if g.rows == 0 { return nil }
-            let fy = (latDeg - g.south) * g.invCellLat
-            let fx = (lonDeg - g.west) * g.invCellLon
-            let rows = Double(g.rows), columns = Double(g.columns)
-            if !(fy >= 0 && fy < rows && fx >= 0 && fx < columns) {
-                // Outside: keep outside on the axis where the point lies farther out.
-                let outLat = max(-fy, fy - rows) / g.invCellLat, outLon = max(-fx, fx - columns) / g.invCellLon
-                return outLat >= outLon ? (outLat, .infinity) : (.infinity, outLon)
-            }
-            let y = Double(Int(fy)), x = Double(Int(fx))
-            let code = (words[g.wordStart &+ Int(fy)] >> UInt64(Int(fx) << 1)) & 3
-            if code == PolygonCellGrids.mixed { return nil }
-            return (min(fy - y, y + 1 - fy) / g.invCellLat, min(fx - x, x + 1 - fx) / g.invCellLon)
-        }
     }
 
     /// Builds one grid at a time in scratch memory allocated once.

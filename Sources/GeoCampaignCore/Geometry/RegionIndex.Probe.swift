@@ -53,35 +53,6 @@ extension RegionIndex {
             return (Int(starts[c]), Int(starts[c + 1]))
         }
 
-        /// Calls `body(start, end)` with the item range of every cell of level `l` that some
-        /// point with latitude in `minLat ... maxLat` and longitude in `minLon ... maxLon` falls in
-        /// (the ranges `cellItems` gives those points); the same range may come more than once
-        /// on a tiled level. The box must lie within the globe's coordinates.
-        /// - Complexity: O(cells the box covers on the level).
-        @inline(__always)
-        func forEachCell(level l: Int, minLat: Double, maxLat: Double, minLon: Double, maxLon: Double, _ body: (Int, Int) -> Void) {
-            guard let level = levels.baseAddress else { return }
-            let inv = level[l].invCell
-            let x0 = RegionIndex.cellIndex(minLon + 180, inv), x1 = RegionIndex.cellIndex(maxLon + 180, inv)
-            let y0 = RegionIndex.cellIndex(minLat + 90, inv), y1 = RegionIndex.cellIndex(maxLat + 90, inv)
-            let width = level[l].width
-            for y in y0...y1 {
-                for x in x0...x1 {
-                    let c: Int
-                    if width > 0 {
-                        let dx = x &- level[l].x0, dy = y &- level[l].y0
-                        if UInt64(bitPattern: dx) >= UInt64(bitPattern: width) || UInt64(bitPattern: dy) >= UInt64(bitPattern: level[l].height) { continue }
-                        c = level[l].runBase + Int(truncatingIfNeeded: dy &* width &+ dx)
-                    } else {
-                        let base = tileBase(CellTable.tileKey(x, y), level[l])
-                        if base < 0 { continue }
-                        c = base + CellTable.offsetInTile(x, y)
-                    }
-                    body(Int(starts[c]), Int(starts[c + 1]))
-                }
-            }
-        }
-
         /// Calls `body(start, count)` with the items of the point's cell on every level that
         /// lists some, finest level first.
         /// - Complexity: O(levels).
