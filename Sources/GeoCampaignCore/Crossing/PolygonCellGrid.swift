@@ -70,29 +70,92 @@ struct PolygonCellGrids: Sendable {
     let words: FixedBuffer<UInt64>
 
     /// The grids of `regions`' polygons (one header per region; circles and negative hysteresis
-    /// have none). `marginFactor` scales every margin: 1 except in the tests that show a smaller
-    /// margin gives wrong classes.
-    /// - Complexity: O(rows + edges x cells each edge reaches + rows each edge spans).
+    /// have none), many regions in chunks on all cores: each grid's shape first, then its words
+    /// at their place in region order, so the grids are those of one serial pass. `marginFactor`
+    /// scales every margin: 1 except in the tests that show a smaller margin gives wrong classes.
+    /// - Complexity: O(rows + edges x cells each edge reaches + rows each edge spans), spread over the cores.
     init(regions: CompiledRegions.View, marginFactor: Double = 1) {
-        var headers: [Header] = []
-        headers.reserveCapacity(regions.records.count)
-        var words: [UInt64] = []
-        let builder = Builder()
-        defer { builder.free() }
-        for rec in regions.records {
-            let margin: Double
+        let n = regions.records.count
+        // The margin of region r's grid, nil when it has none.
+        func margin(_ r: Int) -> Double? {
+            let rec = regions.records[r]
             switch rec.method {
-            case .polygonContainment: margin = RegionGeometry.exactNearM
-            case .polygonClass: margin = rec.hysteresisM
-            case .circleTerm, .circleDepth, .polygonDepth:
-                headers.append(.none)
-                continue
+            case .polygonContainment: return RegionGeometry.exactNearM * marginFactor
+            case .polygonClass: return rec.hysteresisM * marginFactor
+            case .circleTerm, .circleDepth, .polygonDepth: return nil
             }
-            let chunks = UnsafeBufferPointer(rebasing: regions.chunks[rec.chunkStart..<rec.chunkEnd])
-            headers.append(builder.grid(vertices: regions.vertices, chunks: chunks, marginM: margin * marginFactor, words: &words))
         }
-        self.headers = FixedBuffer(headers)
-        self.words = FixedBuffer(words)
+        func chunks(_ r: Int) -> UnsafeBufferPointer<RegionGeometry.EdgeChunk> {
+            let rec = regions.records[r]
+            return UnsafeBufferPointer(rebasing: regions.chunks[rec.chunkStart..<rec.chunkEnd])
+        }
+        let shapes = [Shape?](unsafeUninitializedCapacity: n) { out, written in
+            CompiledGeometry.inChunks(n) { range in
+                for r in range { (out.baseAddress.unsafelyUnwrapped + r).initialize(to: margin(r).flatMap { Shape(chunks: chunks(r), marginM: $0) }) }
+            }
+            written = n
+        }
+        var wordStarts = [Int](repeating: 0, count: n + 1)
+        for r in 0..<n { wordStarts[r + 1] = wordStarts[r] + (shapes[r]?.rows ?? 0) }
+        var headers: FixedBuffer<Header>?
+        words = FixedBuffer(count: wordStarts[n]) { wordsOut in
+            headers = FixedBuffer(count: n) { headersOut in
+                CompiledGeometry.inChunks(n) { range in
+                    let builder = Builder()
+                    defer { builder.free() }
+                    for r in range {
+                        var header = Header.none
+                        if let shape = shapes[r], let w = wordsOut.baseAddress {
+                            builder.fill(shape, vertices: regions.vertices, chunks: chunks(r), words: w + wordStarts[r])
+                            header = Header(south: shape.south, west: shape.west, invCellLat: shape.invLat, invCellLon: shape.invLon,
+                                            rows: Int32(shape.rows), columns: Int32(shape.columns), wordStart: wordStarts[r])
+                        }
+                        (headersOut.baseAddress.unsafelyUnwrapped + r).initialize(to: header)
+                    }
+                }
+            }
+        }
+        self.headers = headers ?? FixedBuffer([])
+    }
+
+    /// A grid's place and size, from its polygon's edge chunks and margin (see the type's
+    /// comment): nil when no grid is built (no edges, a bad margin, near a pole, degenerate).
+    private struct Shape {
+        var south: Double, west: Double
+        var invLat: Double, invLon: Double, cellLat: Double
+        /// The margin in degrees of latitude and of longitude.
+        var dLat: Double, dLon: Double
+        var rows: Int, columns: Int
+
+        /// - Complexity: O(chunks).
+        init?(chunks: UnsafeBufferPointer<RegionGeometry.EdgeChunk>, marginM: Double) {
+            guard !chunks.isEmpty, marginM >= 0, marginM.isFinite else { return nil }
+            var box = chunks[0].box
+            var edges = 0
+            for c in chunks {
+                box.minLat = min(box.minLat, c.box.minLat); box.maxLat = max(box.maxLat, c.box.maxLat)
+                box.minLon = min(box.minLon, c.box.minLon); box.maxLon = max(box.maxLon, c.box.maxLon)
+                edges += c.end - c.first
+            }
+            // The margin in degrees (see the type's comment, point 1).
+            dLat = marginM / Earth.radiusM * (180 / Double.pi) * (1 + 1e-6) + 1e-12
+            south = box.minLat - dLat
+            let north = box.maxLat + dLat
+            let polar = max(abs(south), abs(north))
+            guard polar < 89, box.minLon.isFinite, box.maxLon.isFinite else { return nil }
+            dLon = dLat / (cos(Earth.radians(polar)) * (1 - 1e-9))
+            west = box.minLon - dLon
+            let east = box.maxLon + dLon
+            // Cells about square in metres.
+            let target = min(PolygonCellGrids.maxCells, max(PolygonCellGrids.minCells, edges * PolygonCellGrids.cellsPerEdge))
+            let aspect = (east - west) * cos(Earth.radians((south + north) / 2)) / (north - south)
+            columns = min(PolygonCellGrids.maxColumns, max(1, Int((Double(target) * aspect).squareRoot().rounded())))
+            rows = min(PolygonCellGrids.maxRows, max(1, target / columns))
+            invLat = Double(rows) / (north - south)
+            invLon = Double(columns) / (east - west)
+            cellLat = (north - south) / Double(rows)
+            guard invLat.isFinite, invLon.isFinite, invLat > 0, invLon > 0 else { return nil }
+        }
     }
 
     /// Plain pointers for the per-fix loop; valid while `self` is alive.
@@ -148,31 +211,12 @@ struct PolygonCellGrids: Sendable {
             return (v | v << 1) & 0x5555_5555_5555_5555
         }
 
-        func grid(vertices v: UnsafeBufferPointer<RegionGeometry.Vertex>, chunks: UnsafeBufferPointer<RegionGeometry.EdgeChunk>,
-                  marginM: Double, words: inout [UInt64]) -> Header {
-            guard !chunks.isEmpty, marginM >= 0, marginM.isFinite else { return .none }
-            var box = chunks[0].box
-            var edges = 0
-            for c in chunks {
-                box.minLat = min(box.minLat, c.box.minLat); box.maxLat = max(box.maxLat, c.box.maxLat)
-                box.minLon = min(box.minLon, c.box.minLon); box.maxLon = max(box.maxLon, c.box.maxLon)
-                edges += c.end - c.first
-            }
-            // The margin in degrees (see the type's comment, point 1).
-            let dLat = marginM / Earth.radiusM * (180 / Double.pi) * (1 + 1e-6) + 1e-12
-            let south = box.minLat - dLat, north = box.maxLat + dLat
-            let polar = max(abs(south), abs(north))
-            guard polar < 89, box.minLon.isFinite, box.maxLon.isFinite else { return .none }
-            let dLon = dLat / (cos(Earth.radians(polar)) * (1 - 1e-9))
-            let west = box.minLon - dLon, east = box.maxLon + dLon
-            // Cells about square in metres.
-            let target = min(PolygonCellGrids.maxCells, max(PolygonCellGrids.minCells, edges * PolygonCellGrids.cellsPerEdge))
-            let aspect = (east - west) * cos(Earth.radians((south + north) / 2)) / (north - south)
-            let columns = min(PolygonCellGrids.maxColumns, max(1, Int((Double(target) * aspect).squareRoot().rounded())))
-            let rows = min(PolygonCellGrids.maxRows, max(1, target / columns))
-            let invLat = Double(rows) / (north - south), invLon = Double(columns) / (east - west)
-            let cellLat = (north - south) / Double(rows)
-            guard invLat.isFinite, invLon.isFinite, invLat > 0, invLon > 0 else { return .none }
+        /// Writes the `shape.rows` words of a polygon's grid at `words`.
+        /// - Complexity: O(rows + edges x cells each edge reaches + rows each edge spans).
+        func fill(_ shape: Shape, vertices v: UnsafeBufferPointer<RegionGeometry.Vertex>,
+                  chunks: UnsafeBufferPointer<RegionGeometry.EdgeChunk>, words: UnsafeMutablePointer<UInt64>) {
+            let south = shape.south, west = shape.west, invLat = shape.invLat, invLon = shape.invLon, cellLat = shape.cellLat
+            let dLat = shape.dLat, dLon = shape.dLon, rows = shape.rows, columns = shape.columns
             marked.baseAddress.unsafelyUnwrapped.update(repeating: 0, count: rows)
             flips.baseAddress.unsafelyUnwrapped.update(repeating: 0, count: rows)
 
@@ -235,7 +279,6 @@ struct PolygonCellGrids: Sendable {
             // number of times (the straddle test changes sides an even number of times around a
             // closed ring), so that parity is also the XOR of bits 0 ... x: a prefix XOR.
             let valid = (UInt64(2) << UInt64(columns - 1)) &- 1
-            let wordStart = words.count
             for y in 0..<rows {
                 var parity = flips[y]
                 parity ^= parity << 1
@@ -245,10 +288,8 @@ struct PolygonCellGrids: Sendable {
                 parity ^= parity << 16
                 let clean = ~marked[y] & valid
                 let inside = parity & clean, outside = ~parity & clean
-                words.append(Builder.spread(inside) &* PolygonCellGrids.inCode | Builder.spread(outside) &* PolygonCellGrids.outCode)
+                (words + y).initialize(to: Builder.spread(inside) &* PolygonCellGrids.inCode | Builder.spread(outside) &* PolygonCellGrids.outCode)
             }
-            return Header(south: south, west: west, invCellLat: invLat, invCellLon: invLon,
-                          rows: Int32(rows), columns: Int32(columns), wordStart: wordStart)
         }
     }
 }

@@ -192,4 +192,30 @@ final class PolygonCellGridTests: XCTestCase {
         let core = Self.core([square], h: -1)
         withExtendedLifetime(core) { XCTAssertNil(core.cells.view.classify(0, latDeg: 0.5, lonDeg: 0.5)) }
     }
+
+    /// Grids of many regions are built in chunks on all cores; they are those of one serial pass:
+    /// the first 8,000 of 9,000 regions (8,192 and more are built in parallel, fewer on one
+    /// thread) have the same headers, word starts included, and the same words.
+    func testGridsBuiltInParallelAreThoseOfOneSerialPass() {
+        var rng = SplitMix64(seed: 15_303)
+        let circle = Region.Shape.circle(center: Coordinate(lat: 48.1, lon: 11.5), radiusM: 80)
+        let shapes = (0..<9_000).map { k in k % 7 == 3 ? circle : PolygonClassificationTests.randomPolygon(&rng) }
+        let serialCount = 8_000
+        XCTAssertLessThan(serialCount, CompiledGeometry.parallelFrom)
+        XCTAssertGreaterThanOrEqual(shapes.count, CompiledGeometry.parallelFrom)
+        let all = Self.core(shapes, h: 0), serial = Self.core(Array(shapes[..<serialCount]), h: 0)
+        withExtendedLifetime((all, serial)) {
+            let a = all.cells.view, b = serial.cells.view
+            var gridded = 0
+            for r in 0..<serialCount {
+                let x = a.headers[r], y = b.headers[r]
+                XCTAssertTrue(x.south == y.south && x.west == y.west && x.invCellLat == y.invCellLat && x.invCellLon == y.invCellLon
+                              && x.rows == y.rows && x.columns == y.columns && x.wordStart == y.wordStart, "header of region \(r)")
+                if y.rows > 0 { gridded += 1 }
+            }
+            XCTAssertGreaterThan(gridded, 6_000)
+            XCTAssertEqual(Array(a.words[..<b.words.count]), Array(b.words))
+            XCTAssertGreaterThan(b.words.count, 10 * gridded)
+        }
+    }
 }
