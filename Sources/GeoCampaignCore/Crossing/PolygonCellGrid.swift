@@ -1,7 +1,11 @@
 import Foundation
+import Synchronization
 
-/// Per-polygon containment grids, built once when the crossing loop is compiled: the class of
-/// most fixes for a polygon from one grid cell, with no edge looked at.
+/// Per-polygon containment grids: the class of most fixes for a polygon from one grid cell, with
+/// no edge looked at. Each grid is placed and sized when the crossing loop is compiled, and its
+/// cells are computed when a fix first needs them (see `View.classify`): a polygon no fix comes
+/// near never pays for its grid (100k polygons of which 90k are never visited built 0.25 s of
+/// CPU and 18 MB of grids up front).
 ///
 /// Each polygon classified by containment (`CompiledRegions.Method.polygonContainment`, hysteresis
 /// 0 to 1 mm) or by the band fast path (`.polygonClass`, hysteresis above 1 mm) gets a grid of
@@ -43,6 +47,13 @@ import Foundation
 /// metres within at most 32 columns and 128 rows; 2 bits each, one 64-bit word per row (about
 /// 180 bytes for a 32-vertex polygon). A grid is not built for a polygon reaching within a degree
 /// of a pole (its longitude margin would be unbounded).
+///
+/// Lazy cells and threads: the replay threads share one `PolygonCellGrids`. Each grid has a state
+/// (not built, being built, built); the first thread that needs a grid takes it by a
+/// compare-and-exchange, writes its words (its own rows of the one word buffer) and publishes
+/// them with a releasing store; a thread that finds the grid built reads the words after an
+/// acquiring load, and one that finds it being built classifies that fix as it would without a
+/// grid (the same class, by the argument above). The cells are those an eager build writes.
 struct PolygonCellGrids: Sendable {
     /// One region's grid: `rows x columns` cells over latitudes `south ...` and longitudes
     /// `west ...`; cell (row, column) is the 2-bit code at bit `2 column` of word
@@ -67,55 +78,127 @@ struct PolygonCellGrids: Sendable {
     static let minCells = 256, maxCells = 4_096, maxColumns = 32, maxRows = 128
 
     let headers: FixedBuffer<Header>
-    let words: FixedBuffer<UInt64>
+    /// The cells, written lazily.
+    private let cells: LazyCells
+    /// The regions the grids are of (kept alive with them: a grid is built from their chunks).
+    private let regions: CompiledRegions
+    private let marginFactor: Double
 
     /// The grids of `regions`' polygons (one header per region; circles and negative hysteresis
-    /// have none), many regions in chunks on all cores: each grid's shape first, then its words
-    /// at their place in region order, so the grids are those of one serial pass. `marginFactor`
+    /// have none): each grid's place and size, many regions in chunks on all cores, and room for
+    /// its words in region order; the words themselves are computed on first use. `marginFactor`
     /// scales every margin: 1 except in the tests that show a smaller margin gives wrong classes.
-    /// - Complexity: O(rows + edges x cells each edge reaches + rows each edge spans), spread over the cores.
-    init(regions: CompiledRegions.View, marginFactor: Double = 1) {
-        let n = regions.records.count
-        // The margin of region r's grid, nil when it has none.
-        func margin(_ r: Int) -> Double? {
-            let rec = regions.records[r]
-            switch rec.method {
-            case .polygonContainment: return RegionGeometry.exactNearM * marginFactor
-            case .polygonClass: return rec.hysteresisM * marginFactor
-            case .circleTerm, .circleDepth, .polygonDepth: return nil
-            }
-        }
-        func chunks(_ r: Int) -> UnsafeBufferPointer<RegionGeometry.EdgeChunk> {
-            let rec = regions.records[r]
-            return UnsafeBufferPointer(rebasing: regions.chunks[rec.chunkStart..<rec.chunkEnd])
-        }
+    /// - Complexity: O(regions + chunks), spread over the cores; each grid then costs
+    ///   O(rows + edges x cells each edge reaches + rows each edge spans) once, if it is used.
+    init(regions: CompiledRegions, marginFactor: Double = 1) {
+        let view = regions.view
+        let n = view.records.count
         let shapes = [Shape?](unsafeUninitializedCapacity: n) { out, written in
             CompiledGeometry.inChunks(n) { range in
-                for r in range { (out.baseAddress.unsafelyUnwrapped + r).initialize(to: margin(r).flatMap { Shape(chunks: chunks(r), marginM: $0) }) }
+                for r in range { (out.baseAddress.unsafelyUnwrapped + r).initialize(to: Shape(view, r, marginFactor: marginFactor)) }
             }
             written = n
         }
-        var wordStarts = [Int](repeating: 0, count: n + 1)
-        for r in 0..<n { wordStarts[r + 1] = wordStarts[r] + (shapes[r]?.rows ?? 0) }
-        var headers: FixedBuffer<Header>?
-        words = FixedBuffer(count: wordStarts[n]) { wordsOut in
-            headers = FixedBuffer(count: n) { headersOut in
-                CompiledGeometry.inChunks(n) { range in
-                    let builder = Builder()
-                    defer { builder.free() }
-                    for r in range {
-                        var header = Header.none
-                        if let shape = shapes[r], let w = wordsOut.baseAddress {
-                            builder.fill(shape, vertices: regions.vertices, chunks: chunks(r), words: w + wordStarts[r])
-                            header = Header(south: shape.south, west: shape.west, invCellLat: shape.invLat, invCellLon: shape.invLon,
-                                            rows: Int32(shape.rows), columns: Int32(shape.columns), wordStart: wordStarts[r])
-                        }
-                        (headersOut.baseAddress.unsafelyUnwrapped + r).initialize(to: header)
-                    }
+        var total = 0
+        headers = FixedBuffer(count: n) { out in
+            for r in 0..<n {
+                var header = Header.none
+                if let shape = shapes[r] {
+                    header = Header(south: shape.south, west: shape.west, invCellLat: shape.invLat, invCellLon: shape.invLon,
+                                    rows: Int32(shape.rows), columns: Int32(shape.columns), wordStart: total)
+                    total += shape.rows
                 }
+                (out.baseAddress.unsafelyUnwrapped + r).initialize(to: header)
             }
         }
-        self.headers = headers ?? FixedBuffer([])
+        cells = LazyCells(words: total, grids: n)
+        self.regions = regions
+        self.marginFactor = marginFactor
+    }
+
+    /// Plain pointers for the per-fix loop; valid while `self` is alive.
+    var view: View {
+        View(headers: headers.elements, words: cells.words, states: cells.states, regions: regions.view, marginFactor: marginFactor)
+    }
+
+    /// Builds every grid not built yet (the lookup builds each when it first needs it).
+    func buildAll() {
+        withExtendedLifetime(self) {
+            let v = view
+            for r in 0..<v.headers.count where v.headers[r].rows > 0 { _ = v.built(r) }
+        }
+    }
+
+    /// Grid states: not built, being built, built.
+    static let notBuilt: UInt8 = 0, building: UInt8 = 1, isBuilt: UInt8 = 2
+
+    /// The word buffer (mapped from the system: the pages of grids never built are never
+    /// touched, so never resident) and one state per region.
+    private final class LazyCells: @unchecked Sendable {
+        let words: UnsafeMutablePointer<UInt64>
+        let states: UnsafeMutablePointer<Atomic<UInt8>>
+        private let wordBytes: Int
+        private let grids: Int
+        private let mapped: Bool
+
+        init(words count: Int, grids: Int) {
+            wordBytes = max(1, count) * MemoryLayout<UInt64>.stride
+            if let p = mmap(nil, wordBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), p != MAP_FAILED {
+                words = p.bindMemory(to: UInt64.self, capacity: max(1, count))
+                mapped = true
+            } else {
+                // No mapping: plain memory (resident once written, as before).
+                words = UnsafeMutablePointer<UInt64>.allocate(capacity: max(1, count))
+                mapped = false
+            }
+            self.grids = grids
+            states = UnsafeMutablePointer<Atomic<UInt8>>.allocate(capacity: max(1, grids))
+            for r in 0..<grids { (states + r).initialize(to: Atomic(PolygonCellGrids.notBuilt)) }
+        }
+
+        deinit {
+            if mapped { munmap(UnsafeMutableRawPointer(words), wordBytes) } else { words.deallocate() }
+            states.deinitialize(count: grids)
+            states.deallocate()
+        }
+    }
+
+    struct View {
+        let headers: UnsafeBufferPointer<Header>
+        let words: UnsafeMutablePointer<UInt64>
+        let states: UnsafeMutablePointer<Atomic<UInt8>>
+        let regions: CompiledRegions.View
+        let marginFactor: Double
+
+        /// The class of a fix for region `r` when its grid decides it (see `PolygonCellGrids`),
+        /// else nil (a MIXED cell, no grid, or a grid another thread is building): then classify
+        /// with the region's own method. Builds the grid when it is first needed.
+        /// - Complexity: O(1), and once per grid the cost of building it.
+        @inline(__always)
+        func classify(_ r: Int, latDeg: Double, lonDeg: Double) -> FixClass? {
+            let g = headers[r]
+            if g.rows == 0 { return nil }
+            let fy = (latDeg - g.south) * g.invCellLat
+            let fx = (lonDeg - g.west) * g.invCellLon
+            if !(fy >= 0 && fy < Double(g.rows) && fx >= 0 && fx < Double(g.columns)) { return .outside }
+            if states[r].load(ordering: .acquiring) != PolygonCellGrids.isBuilt && !built(r) { return nil }
+            let code = (words[g.wordStart &+ Int(fy)] >> UInt64(Int(fx) << 1)) & 3
+            return code == PolygonCellGrids.inCode ? .inside : (code == PolygonCellGrids.outCode ? .outside : nil)
+        }
+
+        /// Builds grid `r` unless it is built or being built; true when it is built.
+        @inline(never)
+        func built(_ r: Int) -> Bool {
+            let taken = states[r].compareExchange(expected: PolygonCellGrids.notBuilt, desired: PolygonCellGrids.building, ordering: .acquiring)
+            if !taken.exchanged { return taken.original == PolygonCellGrids.isBuilt }
+            if let shape = Shape(regions, r, marginFactor: marginFactor) {
+                withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 2 * PolygonCellGrids.maxRows) { scratch in
+                    Builder(scratch).fill(shape, vertices: regions.vertices, chunks: Shape.chunks(regions, r), words: words + headers[r].wordStart)
+                }
+            }
+            states[r].store(PolygonCellGrids.isBuilt, ordering: .releasing)
+            return true
+        }
     }
 
     /// A grid's place and size, from its polygon's edge chunks and margin (see the type's
@@ -126,6 +209,23 @@ struct PolygonCellGrids: Sendable {
         /// The margin in degrees of latitude and of longitude.
         var dLat: Double, dLon: Double
         var rows: Int, columns: Int
+
+        /// Region `r`'s chunks.
+        static func chunks(_ regions: CompiledRegions.View, _ r: Int) -> UnsafeBufferPointer<RegionGeometry.EdgeChunk> {
+            let rec = regions.records[r]
+            return UnsafeBufferPointer(rebasing: regions.chunks[rec.chunkStart..<rec.chunkEnd])
+        }
+
+        /// Region `r`'s grid shape, nil when it has none (a circle, a negative hysteresis, or as below).
+        /// - Complexity: O(chunks).
+        init?(_ regions: CompiledRegions.View, _ r: Int, marginFactor: Double) {
+            let rec = regions.records[r]
+            switch rec.method {
+            case .polygonContainment: self.init(chunks: Shape.chunks(regions, r), marginM: RegionGeometry.exactNearM * marginFactor)
+            case .polygonClass: self.init(chunks: Shape.chunks(regions, r), marginM: rec.hysteresisM * marginFactor)
+            case .circleTerm, .circleDepth, .polygonDepth: return nil
+            }
+        }
 
         /// - Complexity: O(chunks).
         init?(chunks: UnsafeBufferPointer<RegionGeometry.EdgeChunk>, marginM: Double) {
@@ -158,39 +258,17 @@ struct PolygonCellGrids: Sendable {
         }
     }
 
-    /// Plain pointers for the per-fix loop; valid while `self` is alive.
-    var view: View { View(headers: headers.elements, words: words.elements) }
-
-    struct View {
-        let headers: UnsafeBufferPointer<Header>
-        let words: UnsafeBufferPointer<UInt64>
-
-        /// The class of a fix for region `r` when its grid decides it (see `PolygonCellGrids`),
-        /// else nil (a MIXED cell, or no grid): then classify with the region's own method.
-        /// - Complexity: O(1).
-        @inline(__always)
-        func classify(_ r: Int, latDeg: Double, lonDeg: Double) -> FixClass? {
-            let g = headers[r]
-            if g.rows == 0 { return nil }
-            let fy = (latDeg - g.south) * g.invCellLat
-            let fx = (lonDeg - g.west) * g.invCellLon
-            if !(fy >= 0 && fy < Double(g.rows) && fx >= 0 && fx < Double(g.columns)) { return .outside }
-            let code = (words[g.wordStart &+ Int(fy)] >> UInt64(Int(fx) << 1)) & 3
-            return code == PolygonCellGrids.inCode ? .inside : (code == PolygonCellGrids.outCode ? .outside : nil)
-        }
-    }
-
-    /// Builds one grid at a time in scratch memory allocated once.
+    /// Builds a grid in scratch memory of `2 maxRows` words.
     private struct Builder {
         /// Per row: bit x set when some edge comes within the margin of cell x.
-        let marked = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: PolygonCellGrids.maxRows)
+        let marked: UnsafeMutableBufferPointer<UInt64>
         /// Per row: bit q flipped for every crossing of the row's centre line that lies east of
         /// exactly the first q cell centres.
-        let flips = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: PolygonCellGrids.maxRows)
+        let flips: UnsafeMutableBufferPointer<UInt64>
 
-        func free() {
-            marked.deallocate()
-            flips.deallocate()
+        init(_ scratch: UnsafeMutableBufferPointer<UInt64>) {
+            marked = UnsafeMutableBufferPointer(rebasing: scratch[0..<PolygonCellGrids.maxRows])
+            flips = UnsafeMutableBufferPointer(rebasing: scratch[PolygonCellGrids.maxRows..<(2 * PolygonCellGrids.maxRows)])
         }
 
         /// The cell at position `f` (in cells from the axis' origin) on an axis whose last
