@@ -217,9 +217,11 @@ final class PolygonCellGridTests: XCTestCase {
     }
 
     /// Grids built lazily by two threads classifying at once, in different orders, are those
-    /// built one by one; every class a grid gave is the class of the grid built up front.
+    /// built one by one; every class a grid gave is the class of the grid built up front and the
+    /// exact class; no grid is left without cells (a build that skipped some grids fails here).
     func testGridsBuiltLazilyOnTwoThreadsAreThoseBuiltUpFront() {
         let shapes = Self.manyShapes()
+        let geometries = shapes.map(RegionGeometry.init)
         let lazy = Self.core(shapes, h: 0), eager = Self.core(shapes, h: 0)
         eager.cells.buildAll()
         withExtendedLifetime((lazy, eager)) {
@@ -239,12 +241,20 @@ final class PolygonCellGridTests: XCTestCase {
                         // A point inside the grid's box.
                         let lat = h.south + rng.unit() * Double(h.rows) / h.invCellLat
                         let lon = h.west + rng.unit() * Double(h.columns) / h.invCellLon
-                        if let got = l.classify(r, latDeg: lat, lonDeg: lon), got != e.classify(r, latDeg: lat, lonDeg: lon) { wrong.add() }
+                        guard let got = l.classify(r, latDeg: lat, lonDeg: lon) else { continue }
+                        let exact = FixClass(depthM: geometries[r].placement(of: Coordinate(lat: lat, lon: lon)).depthM, hysteresisM: 0)
+                        if got != e.classify(r, latDeg: lat, lonDeg: lon) || got != exact { wrong.add() }
                     }
                 }
             }
             XCTAssertEqual(wrong.value, 0)
-            _ = Self.sameHeaders(l, e, count: n)
+            let gridded = Self.sameHeaders(l, e, count: n)
+            let empty = (0..<n).filter { r in
+                let h = l.headers[r]
+                return h.rows > 0 && (0..<Int(h.rows)).allSatisfy { l.words[h.wordStart + $0] == 0 }
+            }.count
+            XCTAssertGreaterThan(gridded, 6_000)
+            XCTAssertLessThan(empty, gridded / 100, "grids with no IN or OUT cell")
             XCTAssertTrue((0..<n).allSatisfy { e.headers[$0].rows == 0 || l.states[$0].load(ordering: .acquiring) == PolygonCellGrids.isBuilt })
             let words = Self.wordCount(e)
             XCTAssertEqual(Array(UnsafeBufferPointer(start: l.words, count: words)), Array(UnsafeBufferPointer(start: e.words, count: words)))
