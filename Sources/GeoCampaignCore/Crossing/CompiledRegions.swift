@@ -227,7 +227,7 @@ struct CompiledGeometry: Sendable {
 
     /// Runs `body` over `0 ..< n` cut into ranges, on all cores when `n` reaches `parallelFrom`;
     /// `body` must only write what its range owns.
-    private static func inChunks(_ n: Int, _ body: (Range<Int>) -> Void) {
+    static func inChunks(_ n: Int, _ body: (Range<Int>) -> Void) {
         let count = n < parallelFrom ? 1 : min(64, ProcessInfo.processInfo.activeProcessorCount * 8)
         if count == 1 {
             body(0..<n)

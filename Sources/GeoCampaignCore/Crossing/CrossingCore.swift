@@ -25,7 +25,8 @@ struct CrossingCore: Sendable {
 
     let groups: FixedBuffer<Group>
     let regions: CompiledRegions
-    /// Per polygon, the grid that decides most fixes without looking at an edge.
+    /// Per polygon, the grid that decides most fixes without looking at an edge (built when a
+    /// fix first needs it).
     let cells: PolygonCellGrids
     /// Index over each region's box grown by its hysteresis plus `CrossingEngine.indexMarginM`.
     let index: RegionIndex
@@ -54,7 +55,7 @@ struct CrossingCore: Sendable {
         let compiledRegions = CompiledRegions(compiled: compiled, classifiers: classifiers, hysteresisM: hysteresisM, confirmMs: confirmMs,
                                               group: group, campaign: campaign, localRegion: localRegion)
         regions = compiledRegions
-        cells = withExtendedLifetime(compiledRegions) { PolygonCellGrids(regions: compiledRegions.view) }
+        cells = PolygonCellGrids(regions: compiledRegions)
         var entries: [(box: BoundingBox, owner: Int32)] = []
         entries.reserveCapacity(geometries.count)
         for (r, g) in geometries.enumerated() {

@@ -1,7 +1,11 @@
 import Foundation
+import Synchronization
 
-/// Per-polygon containment grids, built once when the crossing loop is compiled: the class of
-/// most fixes for a polygon from one grid cell, with no edge looked at.
+/// Per-polygon containment grids: the class of most fixes for a polygon from one grid cell, with
+/// no edge looked at. Each grid is placed and sized when the crossing loop is compiled, and its
+/// cells are computed when a fix first needs them (see `View.classify`): a polygon no fix comes
+/// near never pays for its grid (100k polygons of which 90k are never visited built 0.25 s of
+/// CPU and 18 MB of grids up front).
 ///
 /// Each polygon classified by containment (`CompiledRegions.Method.polygonContainment`, hysteresis
 /// 0 to 1 mm) or by the band fast path (`.polygonClass`, hysteresis above 1 mm) gets a grid of
@@ -43,6 +47,13 @@ import Foundation
 /// metres within at most 32 columns and 128 rows; 2 bits each, one 64-bit word per row (about
 /// 180 bytes for a 32-vertex polygon). A grid is not built for a polygon reaching within a degree
 /// of a pole (its longitude margin would be unbounded).
+///
+/// Lazy cells and threads: the replay threads share one `PolygonCellGrids`. Each grid has a state
+/// (not built, being built, built); the first thread that needs a grid takes it by a
+/// compare-and-exchange, writes its words (its own rows of the one word buffer) and publishes
+/// them with a releasing store; a thread that finds the grid built reads the words after an
+/// acquiring load, and one that finds it being built classifies that fix as it would without a
+/// grid (the same class, by the argument above). The cells are those an eager build writes.
 struct PolygonCellGrids: Sendable {
     /// One region's grid: `rows x columns` cells over latitudes `south ...` and longitudes
     /// `west ...`; cell (row, column) is the 2-bit code at bit `2 column` of word
@@ -67,44 +78,102 @@ struct PolygonCellGrids: Sendable {
     static let minCells = 256, maxCells = 4_096, maxColumns = 32, maxRows = 128
 
     let headers: FixedBuffer<Header>
-    let words: FixedBuffer<UInt64>
+    /// The cells, written lazily.
+    private let cells: LazyCells
+    /// The regions the grids are of (kept alive with them: a grid is built from their chunks).
+    private let regions: CompiledRegions
+    private let marginFactor: Double
 
     /// The grids of `regions`' polygons (one header per region; circles and negative hysteresis
-    /// have none). `marginFactor` scales every margin: 1 except in the tests that show a smaller
-    /// margin gives wrong classes.
-    /// - Complexity: O(rows + edges x cells each edge reaches + rows each edge spans).
-    init(regions: CompiledRegions.View, marginFactor: Double = 1) {
-        var headers: [Header] = []
-        headers.reserveCapacity(regions.records.count)
-        var words: [UInt64] = []
-        let builder = Builder()
-        defer { builder.free() }
-        for rec in regions.records {
-            let margin: Double
-            switch rec.method {
-            case .polygonContainment: margin = RegionGeometry.exactNearM
-            case .polygonClass: margin = rec.hysteresisM
-            case .circleTerm, .circleDepth, .polygonDepth:
-                headers.append(.none)
-                continue
+    /// have none): each grid's place and size, many regions in chunks on all cores, and room for
+    /// its words in region order; the words themselves are computed on first use. `marginFactor`
+    /// scales every margin: 1 except in the tests that show a smaller margin gives wrong classes.
+    /// - Complexity: O(regions + chunks), spread over the cores; each grid then costs
+    ///   O(rows + edges x cells each edge reaches + rows each edge spans) once, if it is used.
+    init(regions: CompiledRegions, marginFactor: Double = 1) {
+        let view = regions.view
+        let n = view.records.count
+        let shapes = [Shape?](unsafeUninitializedCapacity: n) { out, written in
+            CompiledGeometry.inChunks(n) { range in
+                for r in range { (out.baseAddress.unsafelyUnwrapped + r).initialize(to: Shape(view, r, marginFactor: marginFactor)) }
             }
-            let chunks = UnsafeBufferPointer(rebasing: regions.chunks[rec.chunkStart..<rec.chunkEnd])
-            headers.append(builder.grid(vertices: regions.vertices, chunks: chunks, marginM: margin * marginFactor, words: &words))
+            written = n
         }
-        self.headers = FixedBuffer(headers)
-        self.words = FixedBuffer(words)
+        var total = 0
+        headers = FixedBuffer(count: n) { out in
+            for r in 0..<n {
+                var header = Header.none
+                if let shape = shapes[r] {
+                    header = Header(south: shape.south, west: shape.west, invCellLat: shape.invLat, invCellLon: shape.invLon,
+                                    rows: Int32(shape.rows), columns: Int32(shape.columns), wordStart: total)
+                    total += shape.rows
+                }
+                (out.baseAddress.unsafelyUnwrapped + r).initialize(to: header)
+            }
+        }
+        cells = LazyCells(words: total, grids: n)
+        self.regions = regions
+        self.marginFactor = marginFactor
     }
 
     /// Plain pointers for the per-fix loop; valid while `self` is alive.
-    var view: View { View(headers: headers.elements, words: words.elements) }
+    var view: View {
+        View(headers: headers.elements, words: cells.words, states: cells.states, regions: regions.view, marginFactor: marginFactor)
+    }
+
+    /// Builds every grid not built yet (the lookup builds each when it first needs it).
+    func buildAll() {
+        withExtendedLifetime(self) {
+            let v = view
+            for r in 0..<v.headers.count where v.headers[r].rows > 0 { _ = v.built(r) }
+        }
+    }
+
+    /// Grid states: not built, being built, built.
+    static let notBuilt: UInt8 = 0, building: UInt8 = 1, isBuilt: UInt8 = 2
+
+    /// The word buffer (mapped from the system: the pages of grids never built are never
+    /// touched, so never resident) and one state per region.
+    private final class LazyCells: @unchecked Sendable {
+        let words: UnsafeMutablePointer<UInt64>
+        let states: UnsafeMutablePointer<Atomic<UInt8>>
+        private let wordBytes: Int
+        private let grids: Int
+        private let mapped: Bool
+
+        init(words count: Int, grids: Int) {
+            wordBytes = max(1, count) * MemoryLayout<UInt64>.stride
+            if let p = mmap(nil, wordBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), p != MAP_FAILED {
+                words = p.bindMemory(to: UInt64.self, capacity: max(1, count))
+                mapped = true
+            } else {
+                // No mapping: plain memory (resident once written, as before).
+                words = UnsafeMutablePointer<UInt64>.allocate(capacity: max(1, count))
+                mapped = false
+            }
+            self.grids = grids
+            states = UnsafeMutablePointer<Atomic<UInt8>>.allocate(capacity: max(1, grids))
+            for r in 0..<grids { (states + r).initialize(to: Atomic(PolygonCellGrids.notBuilt)) }
+        }
+
+        deinit {
+            if mapped { munmap(UnsafeMutableRawPointer(words), wordBytes) } else { words.deallocate() }
+            states.deinitialize(count: grids)
+            states.deallocate()
+        }
+    }
 
     struct View {
         let headers: UnsafeBufferPointer<Header>
-        let words: UnsafeBufferPointer<UInt64>
+        let words: UnsafeMutablePointer<UInt64>
+        let states: UnsafeMutablePointer<Atomic<UInt8>>
+        let regions: CompiledRegions.View
+        let marginFactor: Double
 
         /// The class of a fix for region `r` when its grid decides it (see `PolygonCellGrids`),
-        /// else nil (a MIXED cell, or no grid): then classify with the region's own method.
-        /// - Complexity: O(1).
+        /// else nil (a MIXED cell, no grid, or a grid another thread is building): then classify
+        /// with the region's own method. Builds the grid when it is first needed.
+        /// - Complexity: O(1), and once per grid the cost of building it.
         @inline(__always)
         func classify(_ r: Int, latDeg: Double, lonDeg: Double) -> FixClass? {
             let g = headers[r]
@@ -112,22 +181,94 @@ struct PolygonCellGrids: Sendable {
             let fy = (latDeg - g.south) * g.invCellLat
             let fx = (lonDeg - g.west) * g.invCellLon
             if !(fy >= 0 && fy < Double(g.rows) && fx >= 0 && fx < Double(g.columns)) { return .outside }
+            if states[r].load(ordering: .acquiring) != PolygonCellGrids.isBuilt && !built(r) { return nil }
             let code = (words[g.wordStart &+ Int(fy)] >> UInt64(Int(fx) << 1)) & 3
             return code == PolygonCellGrids.inCode ? .inside : (code == PolygonCellGrids.outCode ? .outside : nil)
         }
+
+        /// Builds grid `r` unless it is built or being built; true when it is built.
+        @inline(never)
+        func built(_ r: Int) -> Bool {
+            let taken = states[r].compareExchange(expected: PolygonCellGrids.notBuilt, desired: PolygonCellGrids.building, ordering: .acquiring)
+            if !taken.exchanged { return taken.original == PolygonCellGrids.isBuilt }
+            if let shape = Shape(regions, r, marginFactor: marginFactor) {
+                withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 2 * PolygonCellGrids.maxRows) { scratch in
+                    Builder(scratch).fill(shape, vertices: regions.vertices, chunks: Shape.chunks(regions, r), words: words + headers[r].wordStart)
+                }
+            }
+            states[r].store(PolygonCellGrids.isBuilt, ordering: .releasing)
+            return true
+        }
     }
 
-    /// Builds one grid at a time in scratch memory allocated once.
+    /// A grid's place and size, from its polygon's edge chunks and margin (see the type's
+    /// comment): nil when no grid is built (no edges, a bad margin, near a pole, degenerate).
+    private struct Shape {
+        var south: Double, west: Double
+        var invLat: Double, invLon: Double, cellLat: Double
+        /// The margin in degrees of latitude and of longitude.
+        var dLat: Double, dLon: Double
+        var rows: Int, columns: Int
+
+        /// Region `r`'s chunks.
+        static func chunks(_ regions: CompiledRegions.View, _ r: Int) -> UnsafeBufferPointer<RegionGeometry.EdgeChunk> {
+            let rec = regions.records[r]
+            return UnsafeBufferPointer(rebasing: regions.chunks[rec.chunkStart..<rec.chunkEnd])
+        }
+
+        /// Region `r`'s grid shape, nil when it has none (a circle, a negative hysteresis, or as below).
+        /// - Complexity: O(chunks).
+        init?(_ regions: CompiledRegions.View, _ r: Int, marginFactor: Double) {
+            let rec = regions.records[r]
+            switch rec.method {
+            case .polygonContainment: self.init(chunks: Shape.chunks(regions, r), marginM: RegionGeometry.exactNearM * marginFactor)
+            case .polygonClass: self.init(chunks: Shape.chunks(regions, r), marginM: rec.hysteresisM * marginFactor)
+            case .circleTerm, .circleDepth, .polygonDepth: return nil
+            }
+        }
+
+        /// - Complexity: O(chunks).
+        init?(chunks: UnsafeBufferPointer<RegionGeometry.EdgeChunk>, marginM: Double) {
+            guard !chunks.isEmpty, marginM >= 0, marginM.isFinite else { return nil }
+            var box = chunks[0].box
+            var edges = 0
+            for c in chunks {
+                box.minLat = min(box.minLat, c.box.minLat); box.maxLat = max(box.maxLat, c.box.maxLat)
+                box.minLon = min(box.minLon, c.box.minLon); box.maxLon = max(box.maxLon, c.box.maxLon)
+                edges += c.end - c.first
+            }
+            // The margin in degrees (see the type's comment, point 1).
+            dLat = marginM / Earth.radiusM * (180 / Double.pi) * (1 + 1e-6) + 1e-12
+            south = box.minLat - dLat
+            let north = box.maxLat + dLat
+            let polar = max(abs(south), abs(north))
+            guard polar < 89, box.minLon.isFinite, box.maxLon.isFinite else { return nil }
+            dLon = dLat / (cos(Earth.radians(polar)) * (1 - 1e-9))
+            west = box.minLon - dLon
+            let east = box.maxLon + dLon
+            // Cells about square in metres.
+            let target = min(PolygonCellGrids.maxCells, max(PolygonCellGrids.minCells, edges * PolygonCellGrids.cellsPerEdge))
+            let aspect = (east - west) * cos(Earth.radians((south + north) / 2)) / (north - south)
+            columns = min(PolygonCellGrids.maxColumns, max(1, Int((Double(target) * aspect).squareRoot().rounded())))
+            rows = min(PolygonCellGrids.maxRows, max(1, target / columns))
+            invLat = Double(rows) / (north - south)
+            invLon = Double(columns) / (east - west)
+            cellLat = (north - south) / Double(rows)
+            guard invLat.isFinite, invLon.isFinite, invLat > 0, invLon > 0 else { return nil }
+        }
+    }
+
+    /// Builds a grid in scratch memory of `2 maxRows` words.
     private struct Builder {
         /// Per row: bit x set when some edge comes within the margin of cell x.
-        let marked = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: PolygonCellGrids.maxRows)
+        let marked: UnsafeMutableBufferPointer<UInt64>
         /// Per row: bit q flipped for every crossing of the row's centre line that lies east of
         /// exactly the first q cell centres.
-        let flips = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: PolygonCellGrids.maxRows)
+        let flips: UnsafeMutableBufferPointer<UInt64>
 
-        func free() {
-            marked.deallocate()
-            flips.deallocate()
+        init(_ scratch: UnsafeMutableBufferPointer<UInt64>) {
+            marked = UnsafeMutableBufferPointer(rebasing: scratch[0..<PolygonCellGrids.maxRows])
+            flips = UnsafeMutableBufferPointer(rebasing: scratch[PolygonCellGrids.maxRows..<(2 * PolygonCellGrids.maxRows)])
         }
 
         /// The cell at position `f` (in cells from the axis' origin) on an axis whose last
@@ -148,31 +289,12 @@ struct PolygonCellGrids: Sendable {
             return (v | v << 1) & 0x5555_5555_5555_5555
         }
 
-        func grid(vertices v: UnsafeBufferPointer<RegionGeometry.Vertex>, chunks: UnsafeBufferPointer<RegionGeometry.EdgeChunk>,
-                  marginM: Double, words: inout [UInt64]) -> Header {
-            guard !chunks.isEmpty, marginM >= 0, marginM.isFinite else { return .none }
-            var box = chunks[0].box
-            var edges = 0
-            for c in chunks {
-                box.minLat = min(box.minLat, c.box.minLat); box.maxLat = max(box.maxLat, c.box.maxLat)
-                box.minLon = min(box.minLon, c.box.minLon); box.maxLon = max(box.maxLon, c.box.maxLon)
-                edges += c.end - c.first
-            }
-            // The margin in degrees (see the type's comment, point 1).
-            let dLat = marginM / Earth.radiusM * (180 / Double.pi) * (1 + 1e-6) + 1e-12
-            let south = box.minLat - dLat, north = box.maxLat + dLat
-            let polar = max(abs(south), abs(north))
-            guard polar < 89, box.minLon.isFinite, box.maxLon.isFinite else { return .none }
-            let dLon = dLat / (cos(Earth.radians(polar)) * (1 - 1e-9))
-            let west = box.minLon - dLon, east = box.maxLon + dLon
-            // Cells about square in metres.
-            let target = min(PolygonCellGrids.maxCells, max(PolygonCellGrids.minCells, edges * PolygonCellGrids.cellsPerEdge))
-            let aspect = (east - west) * cos(Earth.radians((south + north) / 2)) / (north - south)
-            let columns = min(PolygonCellGrids.maxColumns, max(1, Int((Double(target) * aspect).squareRoot().rounded())))
-            let rows = min(PolygonCellGrids.maxRows, max(1, target / columns))
-            let invLat = Double(rows) / (north - south), invLon = Double(columns) / (east - west)
-            let cellLat = (north - south) / Double(rows)
-            guard invLat.isFinite, invLon.isFinite, invLat > 0, invLon > 0 else { return .none }
+        /// Writes the `shape.rows` words of a polygon's grid at `words`.
+        /// - Complexity: O(rows + edges x cells each edge reaches + rows each edge spans).
+        func fill(_ shape: Shape, vertices v: UnsafeBufferPointer<RegionGeometry.Vertex>,
+                  chunks: UnsafeBufferPointer<RegionGeometry.EdgeChunk>, words: UnsafeMutablePointer<UInt64>) {
+            let south = shape.south, west = shape.west, invLat = shape.invLat, invLon = shape.invLon, cellLat = shape.cellLat
+            let dLat = shape.dLat, dLon = shape.dLon, rows = shape.rows, columns = shape.columns
             marked.baseAddress.unsafelyUnwrapped.update(repeating: 0, count: rows)
             flips.baseAddress.unsafelyUnwrapped.update(repeating: 0, count: rows)
 
@@ -235,7 +357,6 @@ struct PolygonCellGrids: Sendable {
             // number of times (the straddle test changes sides an even number of times around a
             // closed ring), so that parity is also the XOR of bits 0 ... x: a prefix XOR.
             let valid = (UInt64(2) << UInt64(columns - 1)) &- 1
-            let wordStart = words.count
             for y in 0..<rows {
                 var parity = flips[y]
                 parity ^= parity << 1
@@ -245,10 +366,8 @@ struct PolygonCellGrids: Sendable {
                 parity ^= parity << 16
                 let clean = ~marked[y] & valid
                 let inside = parity & clean, outside = ~parity & clean
-                words.append(Builder.spread(inside) &* PolygonCellGrids.inCode | Builder.spread(outside) &* PolygonCellGrids.outCode)
+                (words + y).initialize(to: Builder.spread(inside) &* PolygonCellGrids.inCode | Builder.spread(outside) &* PolygonCellGrids.outCode)
             }
-            return Header(south: south, west: west, invCellLat: invLat, invCellLon: invLon,
-                          rows: Int32(rows), columns: Int32(columns), wordStart: wordStart)
         }
     }
 }

@@ -19,7 +19,7 @@ public struct RegionGeometry: Sendable {
         case polygon(Polygon)
     }
 
-    /// Flat rings of a polygon: vertices (degrees and radians) and edge chunks (see `EdgeChunk`)
+    /// Flat rings of a polygon: vertices (degrees) and edge chunks (see `EdgeChunk`)
     /// over the vertex indices.
     struct Polygon: Sendable {
         var vertices: [Vertex] = []
@@ -28,12 +28,15 @@ public struct RegionGeometry: Sendable {
         var chunks: [EdgeChunk] = []
     }
 
-    /// One polygon vertex in degrees and in radians.
+    /// One polygon vertex in degrees; its radians are computed when read, `Earth.radians` of
+    /// the degrees, the very values that were stored beside them before (16 bytes a vertex,
+    /// not 32: 51 MB less with 100k polygons of 32 vertices).
     struct Vertex: Sendable {
         var latDeg: Double
         var lonDeg: Double
-        var latRad: Double
-        var lonRad: Double
+
+        @inline(__always) var latRad: Double { Earth.radians(latDeg) }
+        @inline(__always) var lonRad: Double { Earth.radians(lonDeg) }
     }
 
     /// Edges `prev(i) -> i` for vertices `i` in `first ..< end` of the ring `ringFirst ..< ringEnd`
@@ -133,7 +136,7 @@ public struct RegionGeometry: Sendable {
                 if ring.isEmpty { continue }
                 let rs = placed
                 for c in ring {
-                    (vertices + placed).initialize(to: Vertex(latDeg: c.lat, lonDeg: c.lon, latRad: Earth.radians(c.lat), lonRad: Earth.radians(c.lon)))
+                    (vertices + placed).initialize(to: Vertex(latDeg: c.lat, lonDeg: c.lon))
                     placed += 1
                 }
                 let re = placed

@@ -30,7 +30,7 @@ struct JSONParser {
     /// (by default one per core), with the same nodes, marks and errors as one pass.
     /// - Complexity: O(bytes), one tape node per value.
     func document(parts: Int? = nil) throws(YAMLProblem) -> JSONDocument {
-        var tape = Tape(b: bytes.buffer)
+        var tape = try Tape(b: bytes.buffer)
         let count = parts ?? (bytes.count < Self.parallelFrom ? 1 : min(8, ProcessInfo.processInfo.activeProcessorCount))
         do throws(YAMLProblem) {
             try tape.run(parts: count)
@@ -122,10 +122,13 @@ struct JSONParser {
         /// A part parsed ahead: what it parses.
         private let ahead: Ahead?
 
-        init(b: UnsafeBufferPointer<UInt8>) {
+        init(b: UnsafeBufferPointer<UInt8>) throws(YAMLProblem) {
             self.b = b
             capacity = b.count / 8 + 16
-            base = NodeMemory.allocate(capacity)
+            guard let memory = NodeMemory.allocate(capacity) else {
+                throw YAMLProblem(mark: SourceMark(line: 1, column: 1), message: NodeMemory.failureMessage(capacity))
+            }
+            base = memory
             limit = capacity
             ahead = nil
         }
@@ -147,9 +150,10 @@ struct JSONParser {
             UnsafeMutableBufferPointer(start: base, count: count)
         }
 
-        private mutating func grow() {
+        /// Doubles the node memory; the error is at the value being read.
+        private mutating func grow() throws(YAMLProblem) {
             let bigger = capacity * 2
-            let fresh = NodeMemory.allocate(bigger)
+            guard let fresh = NodeMemory.allocate(bigger) else { throw problem(NodeMemory.failureMessage(bigger)) }
             fresh.moveInitialize(from: base, count: count)
             NodeMemory.free(base, capacity: capacity)
             base = fresh
@@ -334,7 +338,7 @@ struct JSONParser {
         private mutating func reachedLimit() throws(YAMLProblem) {
             if ahead != nil { throw YAMLProblem(mark: SourceMark(line: 0, column: 0), message: "no room") }
             dropAheads(from: nextAhead)
-            if count == capacity { grow() }
+            if count == capacity { try grow() }
             limit = capacity
         }
 

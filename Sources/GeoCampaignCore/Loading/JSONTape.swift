@@ -263,12 +263,18 @@ struct JSONTape: @unchecked Sendable {
 enum NodeMemory {
     private static func bytes(_ capacity: Int) -> Int { max(1, capacity) * MemoryLayout<JSONTape.Node>.stride }
 
-    /// Room for `capacity` nodes, uninitialized (zero pages until written).
-    static func allocate(_ capacity: Int) -> UnsafeMutablePointer<JSONTape.Node> {
+    /// Room for `capacity` nodes, uninitialized (zero pages until written), or nil when the
+    /// system gives no such mapping (`failureMessage` says why, for the caller's diagnostic).
+    static func allocate(_ capacity: Int) -> UnsafeMutablePointer<JSONTape.Node>? {
         guard let p = mmap(nil, bytes(capacity), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), p != MAP_FAILED else {
-            fatalError("out of memory: \(bytes(capacity)) bytes for a JSON document's nodes")
+            return nil
         }
         return p.bindMemory(to: JSONTape.Node.self, capacity: max(1, capacity))
+    }
+
+    /// The message of a failed `allocate(capacity)`.
+    static func failureMessage(_ capacity: Int) -> String {
+        "out of memory: \(bytes(capacity)) bytes for the parsed JSON document could not be mapped (\(String(cString: strerror(errno))))"
     }
 
     /// Unmaps memory from `allocate(capacity)`.

@@ -1,4 +1,6 @@
 import XCTest
+import Foundation
+import Synchronization
 @testable import GeoCampaignCore
 
 /// The per-polygon containment grids (`PolygonCellGrids`) against the exact class and against
@@ -82,7 +84,7 @@ final class PolygonCellGridTests: XCTestCase {
         var decided = 0, inside = 0, outside = 0, wrong = 0, total = 0
         for h in hysteresisValues {
             let core = Self.core(shapes, h: h)
-            let grids = PolygonCellGrids(regions: core.regions.view, marginFactor: marginFactor)
+            let grids = PolygonCellGrids(regions: core.regions, marginFactor: marginFactor)
             withExtendedLifetime((core, grids)) {
                 let view = grids.view, regions = core.regions.view
                 for (r, shape) in shapes.enumerated() {
@@ -192,4 +194,102 @@ final class PolygonCellGridTests: XCTestCase {
         let core = Self.core([square], h: -1)
         withExtendedLifetime(core) { XCTAssertNil(core.cells.view.classify(0, latDeg: 0.5, lonDeg: 0.5)) }
     }
+
+    /// Grids of many regions are placed in chunks on all cores; they are those of one serial pass:
+    /// the first 8,000 of 9,000 regions (8,192 and more are placed in parallel, fewer on one
+    /// thread) have the same headers, word starts included, and once built the same words.
+    func testGridsPlacedInParallelAreThoseOfOneSerialPass() {
+        let shapes = Self.manyShapes()
+        let serialCount = 8_000
+        XCTAssertLessThan(serialCount, CompiledGeometry.parallelFrom)
+        XCTAssertGreaterThanOrEqual(shapes.count, CompiledGeometry.parallelFrom)
+        let all = Self.core(shapes, h: 0), serial = Self.core(Array(shapes[..<serialCount]), h: 0)
+        all.cells.buildAll()
+        serial.cells.buildAll()
+        withExtendedLifetime((all, serial)) {
+            let a = all.cells.view, b = serial.cells.view
+            let gridded = Self.sameHeaders(a, b, count: serialCount)
+            XCTAssertGreaterThan(gridded, 6_000)
+            let words = Self.wordCount(b)
+            XCTAssertEqual(Array(UnsafeBufferPointer(start: a.words, count: words)), Array(UnsafeBufferPointer(start: b.words, count: words)))
+            XCTAssertGreaterThan(words, 10 * gridded)
+        }
+    }
+
+    /// Grids built lazily by two threads classifying at once, in different orders, are those
+    /// built one by one; every class a grid gave is the class of the grid built up front and the
+    /// exact class; no grid is left without cells (a build that skipped some grids fails here).
+    func testGridsBuiltLazilyOnTwoThreadsAreThoseBuiltUpFront() {
+        let shapes = Self.manyShapes()
+        let geometries = shapes.map(RegionGeometry.init)
+        let lazy = Self.core(shapes, h: 0), eager = Self.core(shapes, h: 0)
+        eager.cells.buildAll()
+        withExtendedLifetime((lazy, eager)) {
+            let l = lazy.cells.view, e = eager.cells.view
+            let n = shapes.count
+            XCTAssertEqual(Self.wordCount(l), Self.wordCount(e))
+            // Before any fix: no grid is built, its words are zero pages.
+            XCTAssertTrue((0..<Self.wordCount(l)).allSatisfy { l.words[$0] == 0 })
+            let wrong = LockedCounter()
+            DispatchQueue.concurrentPerform(iterations: 2) { t in
+                var rng = SplitMix64(seed: 15_404 &+ UInt64(t))
+                for k in 0..<n {
+                    let r = t == 0 ? k : n - 1 - k
+                    let h = e.headers[r]
+                    guard h.rows > 0 else { continue }
+                    for _ in 0..<4 {
+                        // A point inside the grid's box.
+                        let lat = h.south + rng.unit() * Double(h.rows) / h.invCellLat
+                        let lon = h.west + rng.unit() * Double(h.columns) / h.invCellLon
+                        guard let got = l.classify(r, latDeg: lat, lonDeg: lon) else { continue }
+                        let exact = FixClass(depthM: geometries[r].placement(of: Coordinate(lat: lat, lon: lon)).depthM, hysteresisM: 0)
+                        if got != e.classify(r, latDeg: lat, lonDeg: lon) || got != exact { wrong.add() }
+                    }
+                }
+            }
+            XCTAssertEqual(wrong.value, 0)
+            let gridded = Self.sameHeaders(l, e, count: n)
+            let empty = (0..<n).filter { r in
+                let h = l.headers[r]
+                return h.rows > 0 && (0..<Int(h.rows)).allSatisfy { l.words[h.wordStart + $0] == 0 }
+            }.count
+            XCTAssertGreaterThan(gridded, 6_000)
+            XCTAssertLessThan(empty, gridded / 100, "grids with no IN or OUT cell")
+            XCTAssertTrue((0..<n).allSatisfy { e.headers[$0].rows == 0 || l.states[$0].load(ordering: .acquiring) == PolygonCellGrids.isBuilt })
+            let words = Self.wordCount(e)
+            XCTAssertEqual(Array(UnsafeBufferPointer(start: l.words, count: words)), Array(UnsafeBufferPointer(start: e.words, count: words)))
+        }
+    }
+
+    /// 9,000 seeded random polygons and circles.
+    static func manyShapes() -> [Region.Shape] {
+        var rng = SplitMix64(seed: 15_303)
+        let circle = Region.Shape.circle(center: Coordinate(lat: 48.1, lon: 11.5), radiusM: 80)
+        return (0..<9_000).map { k in k % 7 == 3 ? circle : PolygonClassificationTests.randomPolygon(&rng) }
+    }
+
+    /// Words of all grids of `v`.
+    static func wordCount(_ v: PolygonCellGrids.View) -> Int {
+        v.headers.reduce(0) { $0 + Int($1.rows) }
+    }
+
+    /// Asserts the first `count` headers of `a` and `b` are equal; returns how many have a grid.
+    static func sameHeaders(_ a: PolygonCellGrids.View, _ b: PolygonCellGrids.View, count: Int) -> Int {
+        var gridded = 0
+        for r in 0..<count {
+            let x = a.headers[r], y = b.headers[r]
+            XCTAssertTrue(x.south == y.south && x.west == y.west && x.invCellLat == y.invCellLat && x.invCellLon == y.invCellLon
+                          && x.rows == y.rows && x.columns == y.columns && x.wordStart == y.wordStart, "header of region \(r)")
+            if y.rows > 0 { gridded += 1 }
+        }
+        return gridded
+    }
+}
+
+/// A counter two test threads add to.
+private final class LockedCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func add() { lock.lock(); count += 1; lock.unlock() }
+    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
 }

@@ -165,4 +165,16 @@ final class LoadingJSONDocumentTests: XCTestCase {
         ])
         XCTAssertEqual(result.regionCount, 1)
     }
+
+    func testNodeMemoryThatCannotBeMappedIsAnErrorNotACrash() throws {
+        // 2^53 nodes of 24 bytes: no address space holds them; mmap fails and allocate says so
+        // (it was a fatalError). The parser throws the message as a YAMLProblem at the value read.
+        let capacity = 1 << 53
+        XCTAssertNil(NodeMemory.allocate(capacity))
+        let message = NodeMemory.failureMessage(capacity)
+        XCTAssertTrue(message.hasPrefix("out of memory: \(capacity * MemoryLayout<JSONTape.Node>.stride) bytes for the parsed JSON document"), message)
+        // A mapping that can be had still is.
+        let p = try XCTUnwrap(NodeMemory.allocate(16))
+        NodeMemory.free(p, capacity: 16)
+    }
 }
