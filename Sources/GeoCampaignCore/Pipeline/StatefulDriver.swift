@@ -286,8 +286,10 @@ public struct StatefulDriver {
                           final: Bool, context: Replay.ResumeContext,
                           render: @escaping @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8], threads: Int,
                           consume: (UserResult) throws -> Void) rethrows {
-        let blockSize = 256
-        let blocks = (order.count + blockSize - 1) / blockSize
+        // The blocks of a one-shot replay: smaller ones at the end, so that the threads run out
+        // of work together.
+        let starts = Replay.blockStarts(users: order.count, threads: threads)
+        let blocks = starts.count - 1
         let slots = ResultSlots(blocks: blocks)
         let next = BlockQueue(count: blocks)
         let group = DispatchGroup()
@@ -296,8 +298,8 @@ public struct StatefulDriver {
                 let (evaluators, arbiter) = w == 0 ? (replay.evaluators, replay.arbiter) : replay.workerCopies()
                 while let b = next.take() {
                     var block: [UserResult] = []
-                    block.reserveCapacity(blockSize)
-                    for k in (b * blockSize)..<min(order.count, (b + 1) * blockSize) {
+                    block.reserveCapacity(starts[b + 1] - starts[b])
+                    for k in starts[b]..<starts[b + 1] {
                         block.append(resumeOne(replay, index: order[k], ids: ids, fixes: fixes, records: records, coding: coding, final: final,
                                                context: context, render: render, evaluators: evaluators, arbiter: arbiter))
                     }
