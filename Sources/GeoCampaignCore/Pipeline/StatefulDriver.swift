@@ -43,6 +43,12 @@ public struct StatefulDriver {
         try store.begin()
         var committed = false
         defer { if !committed { store.rollback() } }
+        // The last run's pages, still in the write-ahead log, are copied into the database on
+        // another connection while this one holds the lock and the batch is read (state.md,
+        // "Performance" in docs/state.md).
+        let statePath = statePath
+        let checkpoint = BackgroundTask { StateStore.checkpoint(path: statePath) }
+        defer { _ = checkpoint.value }
 
         // The batch's hash is needed first only on a state that a new batch may not continue
         // (to tell a repeat, which is allowed, from an error); otherwise it is computed beside
@@ -100,6 +106,10 @@ public struct StatefulDriver {
         let (batch, readStats) = try read.get()
         var stats = readStats
         clock.lap("read")
+
+        // Nothing is written before the checkpoint has finished; the transaction then begins
+        // again, so that the commit writes the log from its beginning.
+        if checkpoint.value { try store.restart() }
 
         // Which campaigns continue (state.md 1.3).
         let (entries, campaignOfSlot) = try Self.reconcile(store: store, campaigns: campaigns, runs: runs, fingerprints: fingerprints)
