@@ -275,7 +275,7 @@ public final class StateStore {
 
     /// Records a run with its output; earlier runs keep their line but not their output. The
     /// new output goes in first: its pages come from those that were free when the run began,
-    /// which the journal need not copy, and the old output's pages are freed for the next run.
+    /// and the old output's pages are freed for the next run (the file does not grow).
     public func addRun(_ r: RunEntry) throws {
         try db.prepare("INSERT INTO runs(run, at, batch, command, output, rejects) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
             .run([.int(Int64(r.run)), .text(r.at), .text(r.batch), .text(r.command), .blob(r.output), .blob(r.rejects)])
