@@ -83,12 +83,11 @@ public struct StatefulDriver {
         // errors win over reading errors, as in a one-shot run.
         let options = Replay.Options(threads: history.threads, evaluateRules: evaluateRules)
         let campaignPaths = history.campaignPaths
-        let job = BackgroundTask { () -> Result<(CampaignSet, Replay, [String]), Error> in
+        let cached = try store.sourceFingerprints()
+        let job = BackgroundTask { () -> Result<(CampaignSet, Replay, Fingerprints), Error> in
             do {
                 let set = try CampaignLoading.load(campaignPaths).campaignSet
-                // The fingerprints hash every region's geometry: beside the reading too.
-                let fingerprints = set.campaigns.map { CampaignFingerprint.of($0, settings: set.settings) }
-                return .success((set, Replay(campaigns: set, options: options), fingerprints))
+                return .success((set, Replay(campaigns: set, options: options), Fingerprints(set, cached: cached)))
             } catch {
                 return .failure(error)
             }
@@ -112,7 +111,7 @@ public struct StatefulDriver {
         if checkpoint.value { try store.restart() }
 
         // Which campaigns continue (state.md 1.3).
-        let (entries, campaignOfSlot) = try Self.reconcile(store: store, campaigns: campaigns, runs: runs, fingerprints: fingerprints)
+        let (entries, campaignOfSlot) = try Self.reconcile(store: store, campaigns: campaigns, runs: runs, fingerprints: fingerprints.values)
         var ids = batch.userIds
         var fixes = batch.fixes
         if final {
@@ -182,6 +181,7 @@ public struct StatefulDriver {
         let toFile = history.output != nil && history.output != "-"
         if toFile { try sink.write(output) }
         try store.setCampaigns(entries)
+        if fingerprints.bySource != cached { try store.setSourceFingerprints(fingerprints.bySource) }
         let now = Timestamp.string(Int64(Date().timeIntervalSince1970 * 1000))
         try store.addRun(.init(run: runs + 1, at: now, batch: hash, command: command, output: output, rejects: rejectBytes))
         try store.setMeta("runs", String(runs + 1))
@@ -203,6 +203,25 @@ public struct StatefulDriver {
         try rejectsFile?.close()
         clock.lap("commit")
         return RunSummary(stats: stats, counters: counters, clock: clock, decisions: evaluateRules)
+    }
+
+    /// The campaigns' fingerprints, each taken from the state when the bytes it was loaded from
+    /// are those of a campaign of the state's latest run (the same bytes parse into the same
+    /// campaign), computed otherwise; they hash every region's geometry.
+    struct Fingerprints: Sendable {
+        /// By campaign index.
+        var values: [String] = []
+        /// What the state keeps for the next run: by `CampaignFingerprint.sourceKey`.
+        var bySource: [String: String] = [:]
+
+        init(_ set: CampaignSet, cached: [String: String]) {
+            for c in set.campaigns {
+                let key = CampaignFingerprint.sourceKey(c, settings: set.settings)
+                let fp = key.flatMap { cached[$0] } ?? CampaignFingerprint.of(c, settings: set.settings)
+                values.append(fp)
+                if let key { bySource[key] = fp }
+            }
+        }
     }
 
     /// The state's campaign table for this run's campaigns (state.md 1.3): an unchanged campaign

@@ -45,6 +45,17 @@ public enum CampaignFingerprint {
         return hex(text.value)
     }
 
+    /// What a state keeps a campaign's fingerprint under (`StateStore.sourceFingerprints`): the
+    /// hash of the bytes it was loaded from (`Campaign.sourceHash`) and a hash of the settings;
+    /// nil for a campaign not loaded from files.
+    /// - Complexity: O(1): the bytes were hashed as the loader parsed them.
+    public static func sourceKey(_ c: Campaign, settings: Settings) -> String? {
+        guard !c.sourceHash.isEmpty else { return nil }
+        var s = Bytes()
+        s.add(settingsText(settings))
+        return c.sourceHash + hex(s.value)
+    }
+
     /// What a region's line says besides its id.
     private struct RegionKey: Hashable {
         var tags: [String]

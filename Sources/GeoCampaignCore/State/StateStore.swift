@@ -88,6 +88,7 @@ public final class StateStore {
                 CREATE TABLE campaigns(slot INTEGER PRIMARY KEY, id TEXT NOT NULL, fingerprint TEXT NOT NULL, since_run INTEGER NOT NULL);
                 CREATE TABLE users(id TEXT PRIMARY KEY, held INTEGER NOT NULL, state BLOB NOT NULL) WITHOUT ROWID;
                 CREATE TABLE runs(run INTEGER PRIMARY KEY, at TEXT NOT NULL, batch TEXT NOT NULL, command TEXT NOT NULL, output BLOB, rejects BLOB);
+                \(Self.sourcesTable);
                 COMMIT;
                 """)
             version = Self.schemaVersion
@@ -150,8 +151,33 @@ public final class StateStore {
     /// Takes the write lock for one run; an older schema becomes the current one with the run's
     /// commit (the records this build writes are of the current version).
     public func begin() throws {
-        try db.exec("BEGIN IMMEDIATE")
+        try db.exec("BEGIN IMMEDIATE; CREATE TABLE IF NOT EXISTS" + Self.sourcesTable.dropFirst("CREATE TABLE".count))
         if version < Self.schemaVersion { try db.exec("PRAGMA user_version = \(Self.schemaVersion)") }
+    }
+
+    /// The cache of fingerprints by the bytes of the campaigns' files (`sourceFingerprints`).
+    /// A state from before it gets it with its next run's `begin`; builds that do not know it
+    /// leave it alone, so it needs no schema version of its own.
+    static let sourcesTable = "CREATE TABLE campaign_sources(source TEXT PRIMARY KEY, fingerprint TEXT NOT NULL) WITHOUT ROWID"
+
+    /// Each fingerprint of the latest run's campaigns by its `CampaignFingerprint.sourceKey`
+    /// (empty for a state without the table, read without `begin`).
+    public func sourceFingerprints() throws -> [String: String] {
+        let t = try db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'campaign_sources'")
+        try t.bind([])
+        guard try t.step(), t.int(0) > 0 else { return [:] }
+        let s = try db.prepare("SELECT source, fingerprint FROM campaign_sources")
+        try s.bind([])
+        var out: [String: String] = [:]
+        while try s.step() { out[s.text(0)] = s.text(1) }
+        return out
+    }
+
+    /// Replaces the cache of fingerprints by the campaigns' bytes.
+    public func setSourceFingerprints(_ map: [String: String]) throws {
+        try db.exec("DELETE FROM campaign_sources")
+        let s = try db.prepare("INSERT INTO campaign_sources(source, fingerprint) VALUES (?1, ?2)")
+        for (k, v) in map.sorted(by: { $0.key < $1.key }) { try s.run([.text(k), .text(v)]) }
     }
     /// Makes the run's changes durable, all together.
     public func commit() throws {
