@@ -215,8 +215,9 @@ public struct StatefulDriver {
         var bySource: [String: String] = [:]
 
         init(_ set: CampaignSet, cached: [String: String]) {
+            let settingsKey = CampaignFingerprint.settingsKey(set.settings)
             for c in set.campaigns {
-                let key = CampaignFingerprint.sourceKey(c, settings: set.settings)
+                let key = CampaignFingerprint.sourceKey(c, settingsKey: settingsKey)
                 let fp = key.flatMap { cached[$0] } ?? CampaignFingerprint.of(c, settings: set.settings)
                 values.append(fp)
                 if let key { bySource[key] = fp }
