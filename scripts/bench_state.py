@@ -94,14 +94,31 @@ def run(cmd):
     return time.time() - t, ru.ru_maxrss / 1024, err
 
 
+def copy_state(src, dst):
+    """Copies a state with its write-ahead log (`-wal`, which holds the last run's changes
+    until the next run copies them into the database); a stale `-shm` index beside the copy is
+    removed (SQLite rebuilds it from the log)."""
+    shutil.copyfile(src, dst)
+    for ext in ("-wal", "-shm"):
+        if os.path.exists(dst + ext):
+            os.remove(dst + ext)
+    if os.path.exists(src + "-wal"):
+        shutil.copyfile(src + "-wal", dst + "-wal")
+
+
+def remove_state(path):
+    for ext in ("", "-journal", "-wal", "-shm"):
+        if os.path.exists(path + ext):
+            os.remove(path + ext)
+
+
 make_days()
 campaigns = os.path.join(M, "campaigns")
 bins = [("new", a.bin)] + ([("old", a.against)] if a.against else [])
 rows = {tag: [] for tag, _ in bins}
 for tag, _ in bins:
-    for f in ("state-%s.db" % tag, "state-%s.db-journal" % tag, "state-%s.db-wal" % tag, "state-%s.db-shm" % tag, "state-%s.db.before" % tag):
-        if os.path.exists(os.path.join(run_dir, f)):
-            os.remove(os.path.join(run_dir, f))
+    for f in ("state-%s.db" % tag, "state-%s.db.before" % tag):
+        remove_state(os.path.join(run_dir, f))
 differ = 0
 for d in range(a.days):
     batch = os.path.join(out_dir, "day-%02d.jsonl" % d)
@@ -112,17 +129,16 @@ for d in range(a.days):
         # With --repeat N, stateless and stateful runs alternate N times; each stateful one
         # starts from a copy of the state before the day, and the fastest of each is compared.
         before = state + ".before"
-        if os.path.exists(before):
-            os.remove(before)
+        remove_state(before)
         if a.repeat > 1 and os.path.exists(state):
-            shutil.copyfile(state, before)
+            copy_state(state, before)
         w0s, w1s, rss = [], [], 0
         for k in range(a.repeat):
             w0s.append(run(base)[0])
             if k > 0 and os.path.exists(before):
-                shutil.copyfile(before, state)
+                copy_state(before, state)
             elif k > 0:
-                os.remove(state)
+                remove_state(state)
             w, r, err = run(base + ["--state", state])
             w1s.append(w)
             rss = max(rss, r)
@@ -134,7 +150,9 @@ for d in range(a.days):
         fixes = int(re.search(r"fixes accepted: (\d+)", err).group(1))
         with open(out, "rb") as f:
             output = f.read()
-        rows[tag].append((d + 1, fixes, w0, w1, rss, size, users, held, output))
+        # The write-ahead log beside the state (WAL mode): the last run's pages, on disk too.
+        wal = os.path.getsize(state + "-wal") if os.path.exists(state + "-wal") else 0
+        rows[tag].append((d + 1, fixes, w0, w1, rss, size, users, held, output, wal))
         print(f"{tag} run {d + 1}: {fixes} fixes, stateless {w0:.2f} s, stateful {w1:.2f} s ({w1 / w0:.2f}x), peak {rss:.0f} MB, state {size / max(1, users):.0f} B/user",
               file=sys.stderr, flush=True)
     if a.against and rows["new"][-1][8] != rows["old"][-1][8]:
@@ -144,14 +162,15 @@ for d in range(a.days):
 for tag, binary in bins:
     rs = rows[tag]
     print(f"\nstateful evaluate ({binary}), {a.days} daily batches of M through one state, {os.cpu_count()} cores")
-    print(f"{'run':>4}{'fixes':>10}{'stateless s':>13}{'stateful s':>12}{'ratio':>7}{'peak MB':>9}{'state MB':>10}{'B/user':>8}{'users':>8}{'held':>7}")
+    print(f"{'run':>4}{'fixes':>10}{'stateless s':>13}{'stateful s':>12}{'ratio':>7}{'peak MB':>9}{'state MB':>10}{'B/user':>8}{'users':>8}{'held':>7}{'wal MB':>8}")
     for r in rs:
-        print(f"{r[0]:>4}{r[1]:>10,}{r[2]:>13.2f}{r[3]:>12.2f}{r[3] / r[2]:>7.2f}{r[4]:>9.0f}{r[5] / 1048576:>10.1f}{r[5] / max(1, r[6]):>8.0f}{r[6]:>8,}{r[7]:>7,}")
+        print(f"{r[0]:>4}{r[1]:>10,}{r[2]:>13.2f}{r[3]:>12.2f}{r[3] / r[2]:>7.2f}{r[4]:>9.0f}{r[5] / 1048576:>10.1f}{r[5] / max(1, r[6]):>8.0f}{r[6]:>8,}{r[7]:>7,}{r[9] / 1048576:>8.1f}")
     ratios = sorted(r[3] / r[2] for r in rs)
     over = sum(1 for x in ratios if x > 1.5)
     print(f"stateful/stateless: min {ratios[0]:.2f}x, median {ratios[len(ratios) // 2]:.2f}x, max {ratios[-1]:.2f}x; "
           f"{over} of {len(ratios)} runs over 1.5x; peak {min(r[4] for r in rs):.0f}-{max(r[4] for r in rs):.0f} MB")
     print(f"all {len(rs)} runs: stateless {sum(r[2] for r in rs):.1f} s, stateful {sum(r[3] for r in rs):.1f} s")
+    print(f"write-ahead log beside the state: {min(r[9] for r in rs) / 1048576:.1f}-{max(r[9] for r in rs) / 1048576:.1f} MB")
     if len(rs) >= 30:
         print(f"run 30 / run 2: {rs[29][3] / rs[1][3]:.2f}x")
 if a.against:

@@ -87,14 +87,24 @@ final class StateCommandTests: XCTestCase {
         try FileManager.default.copyItem(atPath: Self.example.appendingPathComponent("regions").path, toPath: dir.appendingPathComponent("regions").path)
         let args = ["evaluate", "--state", "s", "--campaigns", "campaigns", "--quiet"]
         XCTAssertEqual(try BinaryRunner.run(args + ["--history", Self.batch(1)], cwd: dir).status, 0)
-        let same = try BinaryRunner.run(args + ["--history", Self.batch(2)], cwd: dir)
-        XCTAssertFalse(same.stderr.contains("warning: campaign"), "an unchanged campaign is not warned about: \(same.stderr)")
+        // Changed in bytes, not in meaning (the state's fingerprint by the bytes does not apply).
         let file = copy.appendingPathComponent("mall-events.yaml")
         let text = try String(contentsOf: file, encoding: .utf8)
+        try Data(("# reformatted\n" + text + "\n\n").utf8).write(to: file)
+        let same = try BinaryRunner.run(args + ["--history", Self.batch(2)], cwd: dir)
+        XCTAssertEqual(same.status, 0, same.stderr)
+        XCTAssertFalse(same.stderr.contains("warning: campaign"), "an unchanged campaign is not warned about: \(same.stderr)")
         try Data(text.replacingOccurrences(of: "priority: ", with: "priority: 1").utf8).write(to: file)
+        // An imported file's geometry moved: its campaign changed though its own file did not.
+        let geo = dir.appendingPathComponent("regions/car-dealers.geojson")
+        let geoText = try String(contentsOf: geo, encoding: .utf8)
+        XCTAssertTrue(geoText.contains("-121.794094"))
+        try Data(geoText.replacingOccurrences(of: "-121.794094", with: "-121.794095").utf8).write(to: geo)
         let changed = try BinaryRunner.run(args + ["--history", Self.batch(3)], cwd: dir)
         XCTAssertEqual(changed.status, 0, changed.stderr)
         XCTAssertTrue(changed.stderr.contains("warning: campaign mall-events is changed since the state's last run"), changed.stderr)
+        XCTAssertTrue(changed.stderr.contains("warning: campaign car-shoppers is changed since the state's last run"), changed.stderr)
+        XCTAssertFalse(changed.stderr.contains("warning: campaign fitness-fuel"), changed.stderr)
         let events = try BinaryRunner.run(["events", "--state", "s", "--campaigns", "campaigns", "--history", Self.batch(1)], cwd: dir)
         XCTAssertEqual(events.status, 65)
         XCTAssertTrue(events.stderr.contains("the state holds 'evaluate' runs; 'events' cannot continue it"), events.stderr)
@@ -144,16 +154,48 @@ final class StateCommandTests: XCTestCase {
         XCTAssertGreaterThan(named, 0, "the runs have reasons that the comparison leaves aside")
     }
 
+    /// Each run copies the previous run's write-ahead log into the database at its start and
+    /// writes its own from the log's beginning, so the log holds one run's pages and does not
+    /// grow with the runs. The log's header counts its restarts (its checkpoint sequence
+    /// number, bytes 12-15, big-endian): one per run. (A run that appended instead, because
+    /// its transaction began before the checkpoint, left the count as it was.)
+    func testEachRunWritesTheWriteAheadLogFromItsBeginning() throws {
+        func restarts() throws -> UInt32 {
+            let b = try Data(contentsOf: dir.appendingPathComponent("s-wal"))
+            return b[12..<16].reduce(0) { $0 << 8 | UInt32($1) }
+        }
+        XCTAssertEqual(try evaluate(1).status, 0)
+        let first = try restarts()
+        for k in 2...3 {
+            XCTAssertEqual(try evaluate(k).status, 0)
+            XCTAssertEqual(try restarts(), first + UInt32(k - 1), "run \(k)")
+        }
+        XCTAssertEqual(try info()["runs"], "3")
+    }
+
     /// A state written by a newer geocampaign (a higher schema version) is refused, naming both versions.
     func testANewerSchemaIsRefusedNamingBothVersions() throws {
         XCTAssertEqual(try evaluate(1).status, 0)
-        // PRAGMA user_version lives at byte 60 of the database header (big-endian).
+        // PRAGMA user_version lives at byte 60 of the database header (big-endian). The state is
+        // in WAL mode: its write-ahead log `s-wal` holds a newer copy of that page (the run's),
+        // so the log is removed (and the run's changes with it, which do not matter here) to
+        // make the patched header the one that is read. The database file alone is a state of
+        // version 2, as the unpatched copy `c` shows.
+        let fm = FileManager.default
+        for name in ["s-wal", "s-shm"] {
+            XCTAssertTrue(fm.fileExists(atPath: dir.appendingPathComponent(name).path), name)
+            try fm.removeItem(at: dir.appendingPathComponent(name))
+        }
         let url = dir.appendingPathComponent("s")
+        try fm.copyItem(at: url, to: dir.appendingPathComponent("c"))
         var bytes = try Data(contentsOf: url)
+        XCTAssertEqual(Array(bytes[60..<64]), [0, 0, 0, 2])
         bytes[60] = 0; bytes[61] = 0; bytes[62] = 0; bytes[63] = 9
         try bytes.write(to: url)
         let r = try evaluate(2)
         XCTAssertEqual(r.status, 65)
         XCTAssertTrue(r.stderr.contains("the state has schema version 9, newer than version 2 that this geocampaign reads"), r.stderr)
+        let control = try evaluate(2, state: "c")
+        XCTAssertEqual(control.status, 0, control.stderr)
     }
 }

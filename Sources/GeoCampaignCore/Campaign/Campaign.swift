@@ -20,6 +20,11 @@ public struct Campaign: Sendable {
     public var file: String
     /// The optional goal: what counts as a conversion for the lift (measurement.md 1).
     public var goal: Goal?
+    /// A hash (32 hex digits) of the bytes the loader parsed for this campaign: its file's, then
+    /// each imported GeoJSON file's, in the order read; empty for a campaign not loaded from
+    /// files. Equal bytes give an equal campaign, so a state keeps the fingerprint
+    /// (`CampaignFingerprint`) it computed for these bytes and does not compute it again.
+    public var sourceHash = ""
 
     /// Creates a campaign.
     public init(id: String, name: String? = nil, active: ActiveWindow? = nil, holdoutPercent: Double = 0,

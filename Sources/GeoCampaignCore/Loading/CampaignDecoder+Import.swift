@@ -302,6 +302,7 @@ extension CampaignDecoder {
         case .success(let file):
             geo = file
         }
+        geo.source.addBytes(to: &scope.sourceHash)
         imports.release(resolved)
         // The features are decoded through unretained handles (no reference counting shared by
         // the decoding threads); `geo` keeps the document alive until this function returns.

@@ -24,6 +24,8 @@ final class CampaignScope {
     var rulesIncomplete = false
     /// The default zone of `during`.
     var timezone = "UTC"
+    /// A hash of the bytes parsed for the campaign: its file's, then each import's as read.
+    var sourceHash = BatchHash.start
 }
 
 /// Where a region id was defined.

@@ -19,6 +19,9 @@ final class SourceFile {
     /// Positions and messages already recorded, so a problem found twice is reported once.
     private var seen: Set<String> = []
 
+    /// Adds the file's bytes, as they were parsed, to a hash of files' contents (`BatchHash`).
+    func addBytes(to h: inout (UInt64, UInt64)) { BatchHash.add(UnsafeRawBufferPointer(bytes), to: &h) }
+
     /// A file given by its bytes (invalid UTF-8 is shown as U+FFFD in quoted lines).
     init(path: String, bytes: [UInt8]) {
         self.path = path

@@ -60,7 +60,7 @@ extension Replay {
             for (c, v) in visits.enumerated() where !v.isEmpty || campaignMayFireWithoutVisits[c] {
                 guard let t0 = st.campaigns[c].t0 else { continue }
                 // Triggers before the old horizon were decided by earlier runs.
-                triggers += evaluators[c].triggers(visits: v, t0: t0, tEnd: tEnd).filter { $0.time >= before }
+                triggers += evaluators[c].triggers(visits: v, t0: t0, tEnd: tEnd, from: before)
             }
         }
         let prior = st.seeds

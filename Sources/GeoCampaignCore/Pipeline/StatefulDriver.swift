@@ -43,6 +43,12 @@ public struct StatefulDriver {
         try store.begin()
         var committed = false
         defer { if !committed { store.rollback() } }
+        // The last run's pages, still in the write-ahead log, are copied into the database on
+        // another connection while this one holds the lock and the batch is read (state.md,
+        // "Performance" in docs/state.md).
+        let statePath = statePath
+        let checkpoint = BackgroundTask { StateStore.checkpoint(path: statePath) }
+        defer { _ = checkpoint.value }
 
         // The batch's hash is needed first only on a state that a new batch may not continue
         // (to tell a repeat, which is allowed, from an error); otherwise it is computed beside
@@ -77,12 +83,11 @@ public struct StatefulDriver {
         // errors win over reading errors, as in a one-shot run.
         let options = Replay.Options(threads: history.threads, evaluateRules: evaluateRules)
         let campaignPaths = history.campaignPaths
-        let job = BackgroundTask { () -> Result<(CampaignSet, Replay, [String]), Error> in
+        let cached = try store.sourceFingerprints()
+        let job = BackgroundTask { () -> Result<(CampaignSet, Replay, Fingerprints), Error> in
             do {
                 let set = try CampaignLoading.load(campaignPaths).campaignSet
-                // The fingerprints hash every region's geometry: beside the reading too.
-                let fingerprints = set.campaigns.map { CampaignFingerprint.of($0, settings: set.settings) }
-                return .success((set, Replay(campaigns: set, options: options), fingerprints))
+                return .success((set, Replay(campaigns: set, options: options), Fingerprints(set, cached: cached)))
             } catch {
                 return .failure(error)
             }
@@ -101,8 +106,12 @@ public struct StatefulDriver {
         var stats = readStats
         clock.lap("read")
 
+        // Nothing is written before the checkpoint has finished; the transaction then begins
+        // again, so that the commit writes the log from its beginning.
+        if checkpoint.value { try store.restart() }
+
         // Which campaigns continue (state.md 1.3).
-        let (entries, campaignOfSlot) = try Self.reconcile(store: store, campaigns: campaigns, runs: runs, fingerprints: fingerprints)
+        let (entries, campaignOfSlot) = try Self.reconcile(store: store, campaigns: campaigns, runs: runs, fingerprints: fingerprints.values)
         var ids = batch.userIds
         var fixes = batch.fixes
         if final {
@@ -172,6 +181,7 @@ public struct StatefulDriver {
         let toFile = history.output != nil && history.output != "-"
         if toFile { try sink.write(output) }
         try store.setCampaigns(entries)
+        if fingerprints.bySource != cached { try store.setSourceFingerprints(fingerprints.bySource) }
         let now = Timestamp.string(Int64(Date().timeIntervalSince1970 * 1000))
         try store.addRun(.init(run: runs + 1, at: now, batch: hash, command: command, output: output, rejects: rejectBytes))
         try store.setMeta("runs", String(runs + 1))
@@ -193,6 +203,26 @@ public struct StatefulDriver {
         try rejectsFile?.close()
         clock.lap("commit")
         return RunSummary(stats: stats, counters: counters, clock: clock, decisions: evaluateRules)
+    }
+
+    /// The campaigns' fingerprints, each taken from the state when the bytes it was loaded from
+    /// are those of a campaign of the state's latest run (the same bytes parse into the same
+    /// campaign), computed otherwise; they hash every region's geometry.
+    struct Fingerprints: Sendable {
+        /// By campaign index.
+        var values: [String] = []
+        /// What the state keeps for the next run: by `CampaignFingerprint.sourceKey`.
+        var bySource: [String: String] = [:]
+
+        init(_ set: CampaignSet, cached: [String: String]) {
+            let settingsKey = CampaignFingerprint.settingsKey(set.settings)
+            for c in set.campaigns {
+                let key = CampaignFingerprint.sourceKey(c, settingsKey: settingsKey)
+                let fp = key.flatMap { cached[$0] } ?? CampaignFingerprint.of(c, settings: set.settings)
+                values.append(fp)
+                if let key { bySource[key] = fp }
+            }
+        }
     }
 
     /// The state's campaign table for this run's campaigns (state.md 1.3): an unchanged campaign
@@ -286,8 +316,10 @@ public struct StatefulDriver {
                           final: Bool, context: Replay.ResumeContext,
                           render: @escaping @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8], threads: Int,
                           consume: (UserResult) throws -> Void) rethrows {
-        let blockSize = 256
-        let blocks = (order.count + blockSize - 1) / blockSize
+        // The blocks of a one-shot replay: smaller ones at the end, so that the threads run out
+        // of work together.
+        let starts = Replay.blockStarts(users: order.count, threads: threads)
+        let blocks = starts.count - 1
         let slots = ResultSlots(blocks: blocks)
         let next = BlockQueue(count: blocks)
         let group = DispatchGroup()
@@ -296,8 +328,8 @@ public struct StatefulDriver {
                 let (evaluators, arbiter) = w == 0 ? (replay.evaluators, replay.arbiter) : replay.workerCopies()
                 while let b = next.take() {
                     var block: [UserResult] = []
-                    block.reserveCapacity(blockSize)
-                    for k in (b * blockSize)..<min(order.count, (b + 1) * blockSize) {
+                    block.reserveCapacity(starts[b + 1] - starts[b])
+                    for k in starts[b]..<starts[b + 1] {
                         block.append(resumeOne(replay, index: order[k], ids: ids, fixes: fixes, records: records, coding: coding, final: final,
                                                context: context, render: render, evaluators: evaluators, arbiter: arbiter))
                     }

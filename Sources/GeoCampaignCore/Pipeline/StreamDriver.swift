@@ -134,6 +134,9 @@ public struct StreamDriver {
         // A stream commits every second: the batch runs' 256 MiB page cache would grow with the
         // state (a 97 MB state of 1M users held 130 MB of pages), not with the active users.
         try store.setCacheSize(kib: Self.pageCacheKiB)
+        // A stream has no next run to copy its write-ahead log into the database: its commits
+        // do it once the log holds 1000 pages (4 MB), SQLite's default.
+        try store.setAutoCheckpoint(pages: 1000)
 
         let replay = compiled.value
         let render = makeRender(campaigns)

@@ -42,17 +42,21 @@ public struct RuleEvaluator: Sendable {
     ///   - visits: the user's visits of this campaign (`Visit.region` indexes `campaign.regions`).
     ///   - t0: the user's first accepted fix (Unix ms).
     ///   - tEnd: the user's last accepted fix (Unix ms); the timeline is closed there.
+    ///   - from: triggers earlier than this are left out (a resumed user's old horizon: earlier
+    ///     runs decided them). The intervals are still those of the whole timeline, so the
+    ///     triggers kept are exactly those of `from: .min` at or after `from`; only their
+    ///     evidence is not gathered for the others.
     /// - Returns: one trigger per start of a maximal interval; `evidence` indexes `visits`,
     ///   deduplicated and ordered by enter, then region id, then exit.
     /// - Complexity: O(rules x k x v log v) for v visits and sequences of k steps, plus the days of
     ///   the timeline for `during`.
-    public func triggers(visits: [Visit], t0: Int64, tEnd: Int64) -> [Trigger] {
+    public func triggers(visits: [Visit], t0: Int64, tEnd: Int64, from: Int64 = .min) -> [Trigger] {
         guard t0 <= tEnd else { return [] }
         let ctx = EvaluationContext(visits: visits, domain: IntervalSet.timeline(t0: t0, tEnd: tEnd))
         var out: [Trigger] = []
         for rule in conditions.indices {
             let (evaluated, set) = evaluate(rule: rule, ctx)
-            for t in set.starts {
+            for t in set.starts where t >= from {
                 out.append(Trigger(time: t, campaign: campaignIndex, rule: rule,
                                    evidence: orderedEvidence(evaluated.evidence(at: t, ctx), visits)))
             }

@@ -13,33 +13,45 @@ public enum BatchHash {
     /// - Complexity: O(bytes), about 1 GB/s. A regular file is mapped, not copied: a batch's
     ///   file was just read by the run, so its pages are in memory.
     public static func of(paths: [String]) throws -> String {
-        var h = (UInt64(0x9E37_79B9_7F4A_7C15), UInt64(0xC2B2_AE3D_27D4_EB4F))
+        var h = start
         for path in paths {
             let fd = open(path, O_RDONLY)
             guard fd >= 0 else { throw RunError.noInput("\(path): \(String(cString: strerror(errno)))") }
             defer { close(fd) }
             var st = stat()
-            let total: UInt64
             if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0,
                let map = mmap(nil, Int(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0), map != MAP_FAILED {
                 defer { munmap(map, Int(st.st_size)) }
                 _ = madvise(map, Int(st.st_size), MADV_SEQUENTIAL)
-                total = UInt64(st.st_size)
-                let whole = Int(st.st_size) / 8
-                mix(&h, UnsafeRawBufferPointer(start: map, count: whole * 8))
-                let rest = Int(st.st_size) - whole * 8
-                if rest > 0 {
-                    var tail: UInt64 = 0
-                    withUnsafeMutableBytes(of: &tail) { $0.copyMemory(from: UnsafeRawBufferPointer(start: map + whole * 8, count: rest)) }
-                    withUnsafeBytes(of: tail) { mix(&h, $0) }
-                }
+                add(UnsafeRawBufferPointer(start: map, count: Int(st.st_size)), to: &h)
             } else {
-                total = try readAll(fd, path: path, into: &h)
+                let total = try readAll(fd, path: path, into: &h)
+                end(&h, total: total)
             }
-            h.0 = (h.0 ^ total) &* 0xFF51_AFD7_ED55_8CCD
-            h.1 = (h.1 ^ ~total) &* 0xC4CE_B9FE_1A85_EC53
         }
         return CampaignFingerprint.hex(h.0) + CampaignFingerprint.hex(h.1)
+    }
+
+    /// The start of a hash of files' contents.
+    static let start = (UInt64(0x9E37_79B9_7F4A_7C15), UInt64(0xC2B2_AE3D_27D4_EB4F))
+
+    /// Adds one file's bytes, held in memory, to `h`: as `of(paths:)` hashes a file.
+    static func add(_ bytes: UnsafeRawBufferPointer, to h: inout (UInt64, UInt64)) {
+        let whole = bytes.count / 8
+        mix(&h, UnsafeRawBufferPointer(rebasing: bytes[0..<whole * 8]))
+        let rest = bytes.count - whole * 8
+        if rest > 0, let base = bytes.baseAddress {
+            var tail: UInt64 = 0
+            withUnsafeMutableBytes(of: &tail) { $0.copyMemory(from: UnsafeRawBufferPointer(start: base + whole * 8, count: rest)) }
+            withUnsafeBytes(of: tail) { mix(&h, $0) }
+        }
+        end(&h, total: UInt64(bytes.count))
+    }
+
+    /// Ends a file of `total` bytes.
+    private static func end(_ h: inout (UInt64, UInt64), total: UInt64) {
+        h.0 = (h.0 ^ total) &* 0xFF51_AFD7_ED55_8CCD
+        h.1 = (h.1 ^ ~total) &* 0xC4CE_B9FE_1A85_EC53
     }
 
     /// Mixes whole 8-byte words (native byte order, as the words were always read).

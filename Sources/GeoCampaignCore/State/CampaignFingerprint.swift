@@ -45,6 +45,22 @@ public enum CampaignFingerprint {
         return hex(text.value)
     }
 
+    /// What a state keeps a campaign's fingerprint under (`StateStore.sourceFingerprints`): the
+    /// hash of the bytes it was loaded from (`Campaign.sourceHash`) and `settingsKey`; nil for
+    /// a campaign not loaded from files.
+    /// - Complexity: O(1): the bytes were hashed as the loader parsed them.
+    public static func sourceKey(_ c: Campaign, settingsKey: String) -> String? {
+        c.sourceHash.isEmpty ? nil : c.sourceHash + settingsKey
+    }
+
+    /// A hash of the settings' fingerprinted text, made once per campaign set (describing the
+    /// settings is not cheap).
+    public static func settingsKey(_ settings: Settings) -> String {
+        var s = Bytes()
+        s.add(settingsText(settings))
+        return hex(s.value)
+    }
+
     /// What a region's line says besides its id.
     private struct RegionKey: Hashable {
         var tags: [String]

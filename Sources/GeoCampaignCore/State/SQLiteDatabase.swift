@@ -24,6 +24,9 @@ final class SQLiteDatabase {
         }
         handle = db
         sqlite3_extended_result_codes(db, 1)
+        // Closing leaves the write-ahead log to the next run's checkpoint (`StateStore`): by
+        // default the last connection to close copies it into the database, on the run's time.
+        _ = geoc_sqlite3_no_checkpoint_on_close(db, 1)
     }
 
     deinit { sqlite3_close_v2(handle) }
@@ -55,6 +58,15 @@ final class SQLiteDatabase {
         var stmt: OpaquePointer?
         guard sqlite3_prepare_v2(handle, sql, -1, &stmt, nil) == SQLITE_OK, let stmt else { throw failure("cannot prepare \(sql.prefix(40))") }
         return SQLiteStatement(db: self, stmt: stmt)
+    }
+
+    /// A passive checkpoint of the write-ahead log (it waits for no lock and blocks no one).
+    /// - Returns: the frames in the log and how many of them are now in the database, or nil
+    ///   when it could not run (another checkpoint, not in WAL mode).
+    func checkpointPassive() -> (frames: Int, done: Int)? {
+        var log: Int32 = 0, done: Int32 = 0
+        guard sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &log, &done) == SQLITE_OK, log >= 0 else { return nil }
+        return (Int(log), Int(done))
     }
 
     /// The value of an integer pragma.

@@ -6,6 +6,10 @@
 struct StateWriter {
     private(set) var bytes: [UInt8] = []
 
+    /// A writer with room for `capacity` bytes (a record grows by appends: room up front saves
+    /// the copies of its growth).
+    init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+
     mutating func u8(_ v: UInt8) { bytes.append(v) }
     mutating func u64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
     mutating func varint(_ v: UInt64) {

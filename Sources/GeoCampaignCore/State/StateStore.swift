@@ -63,11 +63,14 @@ public final class StateStore {
         if !exists && !create { throw RunError.noInput("\(path): no such state") }
         db = try SQLiteDatabase(path: path, create: create)
         // A run's changes stay in memory until its commit (a smaller page cache spills them to
-        // the file early, and each spill costs an fsync of the journal); the journal file is
-        // kept between runs and its header zeroed at commit instead of deleting it, which
-        // saves the unlink and the folder's fsync of every commit. Both are as crash safe as
-        // the defaults: the commit syncs the journal, then the database (synchronous = FULL).
-        try db.exec("PRAGMA busy_timeout = \(max(0, busyTimeoutMs)); PRAGMA cache_size = -262144; PRAGMA journal_mode = PERSIST")
+        // the file early). A run (`create`) puts the state in WAL mode: a commit appends the
+        // pages it changed to `PATH-wal` and syncs that file once (synchronous = FULL, so a
+        // commit that returned survives a power loss); they are copied into the database by
+        // the next run's checkpoint, beside its reading (`checkpoint(path:)`), not by this
+        // run's commit or close (wal_autocheckpoint = 0, and no checkpoint on close).
+        // A reader (--state-info) leaves the mode as it finds it.
+        try db.exec("PRAGMA busy_timeout = \(max(0, busyTimeoutMs)); PRAGMA cache_size = -262144; PRAGMA wal_autocheckpoint = 0"
+                    + (create ? "; PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL" : ""))
         version = try db.pragma("user_version")
         let app = try db.pragma("application_id")
         let tables = try db.prepare("SELECT count(*) FROM sqlite_master")
@@ -85,6 +88,7 @@ public final class StateStore {
                 CREATE TABLE campaigns(slot INTEGER PRIMARY KEY, id TEXT NOT NULL, fingerprint TEXT NOT NULL, since_run INTEGER NOT NULL);
                 CREATE TABLE users(id TEXT PRIMARY KEY, held INTEGER NOT NULL, state BLOB NOT NULL) WITHOUT ROWID;
                 CREATE TABLE runs(run INTEGER PRIMARY KEY, at TEXT NOT NULL, batch TEXT NOT NULL, command TEXT NOT NULL, output BLOB, rejects BLOB);
+                \(Self.sourcesTable);
                 COMMIT;
                 """)
             version = Self.schemaVersion
@@ -109,11 +113,71 @@ public final class StateStore {
     /// second, bounds it lower so that its memory follows its active users, not the state's size.
     public func setCacheSize(kib: Int) throws { try db.exec("PRAGMA cache_size = -\(max(64, kib))") }
 
+    /// From now on, a commit that leaves more than `pages` pages in the write-ahead log copies
+    /// them into the database (SQLite's automatic checkpoint). A stream, which has no next run
+    /// to checkpoint at its start, keeps its log bounded this way; batch runs leave it off.
+    public func setAutoCheckpoint(pages: Int) throws { try db.exec("PRAGMA wal_autocheckpoint = \(max(0, pages))") }
+
+    /// Copies the write-ahead log of the state at `path` into its database, on a connection of
+    /// its own, without waiting for any lock (a passive checkpoint; it syncs the database). A
+    /// run calls it at its start on a background thread, while it holds the write lock and
+    /// reads its batch, then `restart()`s its transaction, so that its commit writes the log
+    /// from its beginning instead of appending to it.
+    /// - Returns: whether the log had frames and all of them are now in the database.
+    public static func checkpoint(path: String) -> Bool {
+        // A connection finds the database in WAL mode (and the log) with its first read.
+        guard let db = try? SQLiteDatabase(path: path, create: false), (try? db.pragma("schema_version")) != nil,
+              let r = db.checkpointPassive() else { return false }
+        return r.frames > 0 && r.done == r.frames
+    }
+
+    /// Drops the run's transaction and takes the write lock again (after `checkpoint(path:)`:
+    /// a transaction that began before the log was copied appends to it). Nothing may have
+    /// been written in the transaction yet.
+    /// - Throws: as `begin`; "in use" when another connection took the lock, or committed,
+    ///   in between (then what the run read at its start may be stale).
+    public func restart() throws {
+        let before = try db.pragma("data_version")
+        // Rolled back, not committed: `begin` may have raised an old schema's version, which
+        // must become durable with the run's commit only.
+        try db.exec("ROLLBACK")
+        try begin()
+        if try db.pragma("data_version") != before {
+            rollback()
+            throw RunError.failure("\(path): the state is in use by another run (it changed while this run started); try again when it has finished")
+        }
+    }
+
     /// Takes the write lock for one run; an older schema becomes the current one with the run's
     /// commit (the records this build writes are of the current version).
     public func begin() throws {
-        try db.exec("BEGIN IMMEDIATE")
+        try db.exec("BEGIN IMMEDIATE; CREATE TABLE IF NOT EXISTS" + Self.sourcesTable.dropFirst("CREATE TABLE".count))
         if version < Self.schemaVersion { try db.exec("PRAGMA user_version = \(Self.schemaVersion)") }
+    }
+
+    /// The cache of fingerprints by the bytes of the campaigns' files (`sourceFingerprints`).
+    /// A state from before it gets it with its next run's `begin`; builds that do not know it
+    /// leave it alone, so it needs no schema version of its own.
+    static let sourcesTable = "CREATE TABLE campaign_sources(source TEXT PRIMARY KEY, fingerprint TEXT NOT NULL) WITHOUT ROWID"
+
+    /// Each fingerprint of the latest run's campaigns by its `CampaignFingerprint.sourceKey`
+    /// (empty for a state without the table, read without `begin`).
+    public func sourceFingerprints() throws -> [String: String] {
+        let t = try db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'campaign_sources'")
+        try t.bind([])
+        guard try t.step(), t.int(0) > 0 else { return [:] }
+        let s = try db.prepare("SELECT source, fingerprint FROM campaign_sources")
+        try s.bind([])
+        var out: [String: String] = [:]
+        while try s.step() { out[s.text(0)] = s.text(1) }
+        return out
+    }
+
+    /// Replaces the cache of fingerprints by the campaigns' bytes.
+    public func setSourceFingerprints(_ map: [String: String]) throws {
+        try db.exec("DELETE FROM campaign_sources")
+        let s = try db.prepare("INSERT INTO campaign_sources(source, fingerprint) VALUES (?1, ?2)")
+        for (k, v) in map.sorted(by: { $0.key < $1.key }) { try s.run([.text(k), .text(v)]) }
     }
     /// Makes the run's changes durable, all together.
     public func commit() throws {
@@ -237,7 +301,7 @@ public final class StateStore {
 
     /// Records a run with its output; earlier runs keep their line but not their output. The
     /// new output goes in first: its pages come from those that were free when the run began,
-    /// which the journal need not copy, and the old output's pages are freed for the next run.
+    /// and the old output's pages are freed for the next run (the file does not grow).
     public func addRun(_ r: RunEntry) throws {
         try db.prepare("INSERT INTO runs(run, at, batch, command, output, rejects) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
             .run([.int(Int64(r.run)), .text(r.at), .text(r.batch), .text(r.command), .blob(r.output), .blob(r.rejects)])

@@ -10,7 +10,7 @@ extension UserState {
     /// The record, with campaign `c` written as state slot `slots[c]`.
     /// - Complexity: O(size of the state).
     func encoded(slots: [Int]) -> [UInt8] {
-        var w = StateWriter()
+        var w = StateWriter(capacity: 256)
         w.u8(Self.recordVersion)
         w.time(t0, from: 0); w.time(tEnd, from: t0); w.time(settled, from: tEnd); w.number(held)
         w.number(crossing.groups.count)
@@ -32,11 +32,11 @@ extension UserState {
         for t in crossing.tracks {
             w.number(slots[Int(t.campaign)]); w.number(Int(t.region)); w.u8(t.kind.rawValue); w.time(t.a, from: tEnd); w.time(t.b, from: t.a)
         }
-        // The ids of the seeds, each once (a user's seeds name few campaigns, offers and rules).
-        var ids: [String] = [], number: [String: Int] = [:]
+        // The ids of the seeds, each once (a user's seeds name few campaigns, offers and rules,
+        // so a linear search beats hashing each id: it was a third of the encoding's cost).
+        var ids: [String] = []
         func index(_ id: String) -> Int {
-            if let k = number[id] { return k }
-            number[id] = ids.count
+            if let k = ids.firstIndex(of: id) { return k }
             ids.append(id)
             return ids.count - 1
         }

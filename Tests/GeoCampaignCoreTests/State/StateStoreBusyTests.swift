@@ -2,8 +2,9 @@ import Foundation
 import XCTest
 @testable import GeoCampaignCore
 
-/// A stream commits while other processes may read the state (`--state-info`): with a busy
-/// timeout its commit waits for a reader to finish; without one it fails (the stream died).
+/// A stream commits while other processes may read the state (`--state-info`). The state is in
+/// WAL mode, where a reader never blocks a commit; in a rollback journal (the mode of states
+/// before WAL) the commit had to wait for the reader, and failed without a busy timeout.
 final class StateStoreBusyTests: XCTestCase {
     private var dir: URL!
 
@@ -14,10 +15,12 @@ final class StateStoreBusyTests: XCTestCase {
 
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: dir) }
 
-    /// A commit of `writer` while another connection holds a read transaction for 200 ms.
-    private func commitDuringARead(writerTimeoutMs: Int) throws -> Bool {
-        let path = dir.appendingPathComponent("state-\(writerTimeoutMs).db").path
+    /// A commit of `writer` while another connection holds a read transaction for 200 ms;
+    /// `journal` puts the state in another journal mode first (nil: as a run leaves it, WAL).
+    private func commitDuringARead(writerTimeoutMs: Int, journal: String? = nil) throws -> Bool {
+        let path = dir.appendingPathComponent("state-\(writerTimeoutMs)-\(journal ?? "wal").db").path
         let writer = try StateStore(path: path, create: true)
+        if let journal { try writer.db.exec("PRAGMA journal_mode = \(journal)") }
         try writer.setBusyTimeout(ms: writerTimeoutMs)
         let reader = try StateStore(path: path, create: false, busyTimeoutMs: 2000)
         try reader.db.exec("BEGIN DEFERRED; SELECT count(*) FROM meta;")
@@ -38,10 +41,24 @@ final class StateStoreBusyTests: XCTestCase {
         }
     }
 
-    func testACommitWaitsForAReaderWithABusyTimeout() throws {
-        XCTAssertTrue(try commitDuringARead(writerTimeoutMs: 5000))
-        // Negative control: without the timeout the same commit fails.
-        XCTAssertFalse(try commitDuringARead(writerTimeoutMs: 0))
+    func testACommitDoesNotWaitForAReaderInWALMode() throws {
+        XCTAssertTrue(try commitDuringARead(writerTimeoutMs: 0))
+        // Negative control: in a rollback journal the same commit fails without a busy
+        // timeout, and waits for the reader with one.
+        XCTAssertFalse(try commitDuringARead(writerTimeoutMs: 0, journal: "PERSIST"))
+        XCTAssertTrue(try commitDuringARead(writerTimeoutMs: 5000, journal: "PERSIST"))
+    }
+
+    /// A run's state is in WAL mode, and a reader leaves it so.
+    func testARunPutsTheStateInWALMode() throws {
+        let path = dir.appendingPathComponent("mode.db").path
+        func mode(_ s: StateStore) throws -> String {
+            let st = try s.db.prepare("PRAGMA journal_mode")
+            _ = try st.step()
+            return st.text(0)
+        }
+        XCTAssertEqual(try mode(try StateStore(path: path, create: true)), "wal")
+        XCTAssertEqual(try mode(try StateStore(path: path, create: false)), "wal")
     }
 
     func testAnEmptyFileIsNotMadeAStateByAReader() throws {
