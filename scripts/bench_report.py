@@ -27,17 +27,18 @@ if not os.path.exists(os.path.join(d, "history.jsonl")):
 
 def goal_campaigns():
     """A copy of the city's campaigns with a goal in each (its first tag, within 1 day), so that
-    the report computes a lift for every campaign; the decisions are the same as without."""
-    src, dst = os.path.join(d, "campaigns"), os.path.join(d, "campaigns-goals")
-    if not os.path.exists(dst):
-        shutil.copytree(src, dst)
-        for name in os.listdir(dst):
-            path = os.path.join(dst, name)
-            text = open(path).read() if name.endswith(".yaml") else ""
-            tag = re.search(r"tags: \[([\w-]+)", text)
-            if tag and (text.startswith("campaign:") or "\ncampaign:" in text):
-                with open(path, "a") as f:
-                    f.write(f"\ngoal: {{ tags: [{tag.group(1)}], within: 1d, min_dwell: 5m }}\n")
+    the report computes a lift for every campaign; the decisions are the same as without. Made
+    afresh each time in this checkout's scratch folder, never in the (maybe shared) data folder."""
+    src, dst = os.path.join(d, "campaigns"), scratch(d, "campaigns-goals")
+    shutil.rmtree(dst, ignore_errors=True)
+    shutil.copytree(src, dst)
+    for name in os.listdir(dst):
+        path = os.path.join(dst, name)
+        text = open(path).read() if name.endswith(".yaml") else ""
+        tag = re.search(r"tags: \[([\w-]+)", text)
+        if tag and (text.startswith("campaign:") or "\ncampaign:" in text):
+            with open(path, "a") as f:
+                f.write(f"\ngoal: {{ tags: [{tag.group(1)}], within: 1d, min_dwell: 5m }}\n")
     return dst
 
 
