@@ -98,7 +98,7 @@ public struct StatefulDriver {
         var rejects: [RejectedLine] = []
         var batchOptions = history
         batchOptions.rejects = nil
-        let read = Result { try HistoryLoading.read(batchOptions, progress: progress, observe: { rejects.append($0) }) }
+        let read = Result { try HistoryLoading.readPacked(batchOptions, progress: progress, observe: { rejects.append($0) }) }
         if let summary = try repeated() { return summary }
         let hash = try hashJob.value.get()
         let (campaigns, replay, fingerprints) = try job.value.get()
@@ -112,14 +112,12 @@ public struct StatefulDriver {
 
         // Which campaigns continue (state.md 1.3).
         let (entries, campaignOfSlot) = try Self.reconcile(store: store, campaigns: campaigns, runs: runs, fingerprints: fingerprints.values)
+        // The batch's users, then (with --final) the state's users without fixes in it: those
+        // past `batch.userCount` have none.
         var ids = batch.userIds
-        var fixes = batch.fixes
         if final {
             var seen = Set(ids)
-            for id in try store.userIds() where seen.insert(id).inserted {
-                ids.append(id)
-                fixes.append([])
-            }
+            for id in try store.userIds() where seen.insert(id).inserted { ids.append(id) }
         }
         // The users' records in one ordered pass; decoded, and their late fixes cut, on the
         // worker threads with the replay.
@@ -141,7 +139,7 @@ public struct StatefulDriver {
         var lateBefore: [String: Int64] = [:]
         var lateCount = 0
         let writer = try store.userWriter()
-        try Self.resumeAll(replay, ids: ids, fixes: fixes, records: records, coding: coding, order: order, final: final,
+        try Self.resumeAll(replay, ids: ids, batch: batch, records: records, coding: coding, order: order, final: final,
                            context: context, render: render, threads: history.threads) { r in
             if r.damaged, damaged.map({ r.index < $0.index }) ?? true { damaged = r }
             if r.late > 0 {
@@ -311,8 +309,9 @@ public struct StatefulDriver {
 
     /// Resumes every user on `threads` worker threads, each decoding the user's record, cutting
     /// the late fixes and encoding the new record; `consume` gets the results in `order`, on the
-    /// calling thread, block by block as the workers finish them.
-    static func resumeAll(_ replay: Replay, ids: [String], fixes: [[Fix]], records: [[UInt8]?], coding: RecordCoding, order: [Int],
+    /// calling thread, block by block as the workers finish them. The fixes of user `i` are
+    /// `batch`'s, read in place (none for `i >= batch.userCount`).
+    static func resumeAll(_ replay: Replay, ids: [String], batch: PackedHistory, records: [[UInt8]?], coding: RecordCoding, order: [Int],
                           final: Bool, context: Replay.ResumeContext,
                           render: @escaping @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8], threads: Int,
                           consume: (UserResult) throws -> Void) rethrows {
@@ -330,7 +329,7 @@ public struct StatefulDriver {
                     var block: [UserResult] = []
                     block.reserveCapacity(starts[b + 1] - starts[b])
                     for k in starts[b]..<starts[b + 1] {
-                        block.append(resumeOne(replay, index: order[k], ids: ids, fixes: fixes, records: records, coding: coding, final: final,
+                        block.append(resumeOne(replay, index: order[k], ids: ids, batch: batch, records: records, coding: coding, final: final,
                                                context: context, render: render, evaluators: evaluators, arbiter: arbiter))
                     }
                     slots.set(b, block)
@@ -347,13 +346,28 @@ public struct StatefulDriver {
     }
 
     /// One user of `resumeAll`.
-    private static func resumeOne(_ replay: Replay, index i: Int, ids: [String], fixes: [[Fix]], records: [[UInt8]?], coding: RecordCoding,
+    private static func resumeOne(_ replay: Replay, index i: Int, ids: [String], batch: PackedHistory, records: [[UInt8]?], coding: RecordCoding,
                                   final: Bool, context: Replay.ResumeContext,
+                                  render: @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8],
+                                  evaluators: [RuleEvaluator], arbiter: Arbiter) -> UserResult {
+        if i < batch.userCount {
+            return batch.withFixes(of: i) {
+                resumeOne(replay, index: i, ids: ids, fixes: $0, records: records, coding: coding, final: final,
+                          context: context, render: render, evaluators: evaluators, arbiter: arbiter)
+            }
+        }
+        return resumeOne(replay, index: i, ids: ids, fixes: UnsafeBufferPointer(start: nil, count: 0), records: records, coding: coding,
+                         final: final, context: context, render: render, evaluators: evaluators, arbiter: arbiter)
+    }
+
+    /// As `resumeOne(_:index:ids:batch:...)`, over the user's fixes `fixes` (valid during the call).
+    private static func resumeOne(_ replay: Replay, index i: Int, ids: [String], fixes: UnsafeBufferPointer<Fix>, records: [[UInt8]?],
+                                  coding: RecordCoding, final: Bool, context: Replay.ResumeContext,
                                   render: @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8],
                                   evaluators: [RuleEvaluator], arbiter: Arbiter) -> UserResult {
         var result = UserResult(id: ids[i], index: i)
         var state: UserState?
-        var batch = fixes[i]
+        var batch = fixes
         if let record = records[i] {
             guard let st = UserState.decoded(record, campaignOfSlot: coding.campaignOfSlot, campaignCount: coding.campaignCount) else {
                 result.damaged = true
@@ -362,7 +376,7 @@ public struct StatefulDriver {
             }
             if let first = batch.first, first.time < st.tEnd {
                 let n = batch.firstIndex { $0.time >= st.tEnd } ?? batch.count
-                batch.removeFirst(n)
+                batch = UnsafeBufferPointer(rebasing: batch[n...])
                 result.late = n
                 result.lateBefore = st.tEnd
             }
