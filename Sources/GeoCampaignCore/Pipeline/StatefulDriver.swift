@@ -119,19 +119,17 @@ public struct StatefulDriver {
             var seen = Set(ids)
             for id in try store.userIds() where seen.insert(id).inserted { ids.append(id) }
         }
-        // The users' records in one ordered pass; decoded, and their late fixes cut, on the
-        // worker threads with the replay.
         let order = Replay.byteOrder(ids)
-        let sortedRecords = try store.records(sortedIds: order.map { ids[$0] })
-        var records = [[UInt8]?](repeating: nil, count: ids.count)
-        for (k, i) in order.enumerated() { records[i] = sortedRecords[k] }
 
         // The one engine, resumed, on the worker threads; output in byte order of the ids.
         let context = replay.resumeContext()
         let render = makeRender(campaigns)
         let coding = RecordCoding(campaignOfSlot: campaignOfSlot, campaignCount: campaigns.campaigns.count, slots: entries.map(\.slot))
-        // Each finished block's records are written, and its output kept, on this thread while
-        // the workers compute the next blocks. A damaged record or a late fix with --strict
+        // The users' records are read on this thread block by block in byte order of the ids
+        // (one ordered pass), each block's as the workers may start it, and decoded, cut of
+        // their late fixes, on the worker threads with the replay. Each finished block's
+        // records are written, and its output kept, on this thread between those reads and
+        // while the workers compute the next blocks: one thread uses the database. A damaged record or a late fix with --strict
         // is told below, and the transaction is then rolled back.
         var output = Array(header.utf8)
         var counters = ReplayCounters()
@@ -139,8 +137,9 @@ public struct StatefulDriver {
         var lateBefore: [String: Int64] = [:]
         var lateCount = 0
         let writer = try store.userWriter()
-        try Self.resumeAll(replay, ids: ids, batch: batch, records: records, coding: coding, order: order, final: final,
-                           context: context, render: render, threads: history.threads) { r in
+        try Self.resumeAll(replay, ids: ids, batch: batch, coding: coding, order: order, final: final,
+                           context: context, render: render, threads: history.threads,
+                           records: { try store.records(sortedIds: $0) }) { r in
             if r.damaged, damaged.map({ r.index < $0.index }) ?? true { damaged = r }
             if r.late > 0 {
                 lateCount += r.late
@@ -311,9 +310,15 @@ public struct StatefulDriver {
     /// the late fixes and encoding the new record; `consume` gets the results in `order`, on the
     /// calling thread, block by block as the workers finish them. The fixes of user `i` are
     /// `batch`'s, read in place (none for `i >= batch.userCount`).
-    static func resumeAll(_ replay: Replay, ids: [String], batch: PackedHistory, records: [[UInt8]?], coding: RecordCoding, order: [Int],
+    ///
+    /// `records` gets the ids of one block at a time, in `order` (byte order), and returns their
+    /// stored records (nil: a new user); it is called on the calling thread, block after block,
+    /// between the `consume`s of the blocks already finished, so that the workers start on the
+    /// first block while the later ones are read, and one thread does all the reading and writing.
+    static func resumeAll(_ replay: Replay, ids: [String], batch: PackedHistory, coding: RecordCoding, order: [Int],
                           final: Bool, context: Replay.ResumeContext,
                           render: @escaping @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8], threads: Int,
+                          records: ([String]) throws -> [[UInt8]?],
                           consume: (UserResult) throws -> Void) rethrows {
         // The blocks of a one-shot replay: smaller ones at the end, so that the threads run out
         // of work together.
@@ -321,54 +326,67 @@ public struct StatefulDriver {
         let blocks = starts.count - 1
         let slots = ResultSlots(blocks: blocks)
         let next = BlockQueue(count: blocks)
+        let read = RecordSlots(blocks: blocks)
         let group = DispatchGroup()
         for w in 0..<max(1, min(threads, blocks)) {
             DispatchQueue.global().async(group: group) {
                 let (evaluators, arbiter) = w == 0 ? (replay.evaluators, replay.arbiter) : replay.workerCopies()
-                while let b = next.take() {
+                while let b = next.take(), let stored = read.wait(b) {
                     var block: [UserResult] = []
                     block.reserveCapacity(starts[b + 1] - starts[b])
                     for k in starts[b]..<starts[b + 1] {
-                        block.append(resumeOne(replay, index: order[k], ids: ids, batch: batch, records: records, coding: coding, final: final,
-                                               context: context, render: render, evaluators: evaluators, arbiter: arbiter))
+                        block.append(resumeOne(replay, index: order[k], ids: ids, batch: batch, record: stored[k - starts[b]], coding: coding,
+                                               final: final, context: context, render: render, evaluators: evaluators, arbiter: arbiter))
                     }
                     slots.set(b, block)
                     next.finish(b, bytes: [], counters: ReplayCounters())
                 }
             }
         }
-        // Every block is waited for, so that no worker outlives a `consume` that threw.
-        defer { group.wait() }
-        for b in 0..<blocks {
-            _ = next.wait(b)
-            for r in slots.take(b) { try consume(r) }
+        // Every block is waited for, so that no worker outlives a `records` or `consume` that
+        // threw (the blocks not read by then are given up).
+        defer {
+            read.giveUp()
+            group.wait()
         }
+        var consumed = 0
+        func consumeBlock() throws {
+            _ = next.wait(consumed)
+            for r in slots.take(consumed) { try consume(r) }
+            consumed += 1
+        }
+        for b in 0..<blocks {
+            read.set(b, try records(order[starts[b]..<starts[b + 1]].map { ids[$0] }))
+            let finished = next.firstUnfinished(from: consumed)
+            while consumed < finished { try consumeBlock() }
+        }
+        while consumed < blocks { try consumeBlock() }
     }
 
     /// One user of `resumeAll`.
-    private static func resumeOne(_ replay: Replay, index i: Int, ids: [String], batch: PackedHistory, records: [[UInt8]?], coding: RecordCoding,
+    private static func resumeOne(_ replay: Replay, index i: Int, ids: [String], batch: PackedHistory, record: [UInt8]?, coding: RecordCoding,
                                   final: Bool, context: Replay.ResumeContext,
                                   render: @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8],
                                   evaluators: [RuleEvaluator], arbiter: Arbiter) -> UserResult {
         if i < batch.userCount {
             return batch.withFixes(of: i) {
-                resumeOne(replay, index: i, ids: ids, fixes: $0, records: records, coding: coding, final: final,
+                resumeOne(replay, index: i, ids: ids, fixes: $0, record: record, coding: coding, final: final,
                           context: context, render: render, evaluators: evaluators, arbiter: arbiter)
             }
         }
-        return resumeOne(replay, index: i, ids: ids, fixes: UnsafeBufferPointer(start: nil, count: 0), records: records, coding: coding,
+        return resumeOne(replay, index: i, ids: ids, fixes: UnsafeBufferPointer(start: nil, count: 0), record: record, coding: coding,
                          final: final, context: context, render: render, evaluators: evaluators, arbiter: arbiter)
     }
 
     /// As `resumeOne(_:index:ids:batch:...)`, over the user's fixes `fixes` (valid during the call).
-    private static func resumeOne(_ replay: Replay, index i: Int, ids: [String], fixes: UnsafeBufferPointer<Fix>, records: [[UInt8]?],
+    private static func resumeOne(_ replay: Replay, index i: Int, ids: [String], fixes: UnsafeBufferPointer<Fix>, record: [UInt8]?,
                                   coding: RecordCoding, final: Bool, context: Replay.ResumeContext,
                                   render: @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8],
                                   evaluators: [RuleEvaluator], arbiter: Arbiter) -> UserResult {
         var result = UserResult(id: ids[i], index: i)
         var state: UserState?
         var batch = fixes
-        if let record = records[i] {
+        if let record {
             guard let st = UserState.decoded(record, campaignOfSlot: coding.campaignOfSlot, campaignCount: coding.campaignCount) else {
                 result.damaged = true
                 result.skipped = true
@@ -394,6 +412,36 @@ public struct StatefulDriver {
         result.record = r.state.encoded(slots: coding.slots)
         result.held = r.state.held
         return result
+    }
+}
+
+/// The stored records of each block, set by the reading thread and waited for by the workers.
+private final class RecordSlots: @unchecked Sendable {
+    private var blocks: [[[UInt8]?]?]
+    private var givenUp = false
+    private let condition = NSCondition()
+    init(blocks: Int) { self.blocks = Array(repeating: nil, count: blocks) }
+    func set(_ b: Int, _ records: [[UInt8]?]) {
+        condition.lock()
+        blocks[b] = records
+        condition.broadcast()
+        condition.unlock()
+    }
+    /// Blocks not set by now are never set: their `wait` returns nil.
+    func giveUp() {
+        condition.lock()
+        givenUp = true
+        condition.broadcast()
+        condition.unlock()
+    }
+    /// Waits for block `b`'s records and takes them; nil when given up.
+    func wait(_ b: Int) -> [[UInt8]?]? {
+        condition.lock()
+        defer { condition.unlock() }
+        while blocks[b] == nil && !givenUp { condition.wait() }
+        let records = blocks[b]
+        blocks[b] = nil
+        return records
     }
 }
 
