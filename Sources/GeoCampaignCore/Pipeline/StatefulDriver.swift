@@ -139,16 +139,18 @@ public struct StatefulDriver {
         let writer = try store.userWriter()
         try Self.resumeAll(replay, ids: ids, batch: batch, coding: coding, order: order, final: final,
                            context: context, render: render, threads: history.threads,
-                           records: { try store.records(sortedIds: $0) }) { r in
-            if r.damaged, damaged.map({ r.index < $0.index }) ?? true { damaged = r }
-            if r.late > 0 {
-                lateCount += r.late
-                lateBefore[r.id] = r.lateBefore
+                           records: { try store.records(sortedIds: $0) }) { results, bytes, blockCounters in
+            output += bytes
+            counters.add(blockCounters)
+            for r in results {
+                if r.damaged, damaged.map({ r.index < $0.index }) ?? true { damaged = r }
+                if r.late > 0 {
+                    lateCount += r.late
+                    lateBefore[r.id] = r.lateBefore
+                }
+                guard !r.skipped else { continue }
+                try writer.put(r.id, held: r.held, record: r.record)
             }
-            guard !r.skipped else { return }
-            output += r.bytes
-            counters.add(r.counters)
-            try writer.put(r.id, held: r.held, record: r.record)
         }
         if let damaged {
             throw RunError.data("\(statePath): the record of user '\(damaged.id)' is damaged; the state cannot be continued")
@@ -292,8 +294,6 @@ public struct StatefulDriver {
         var id: String
         /// The user's index in the run's ids.
         var index: Int
-        var bytes: [UInt8] = []
-        var counters = ReplayCounters()
         /// The record after this run, and its held decisions.
         var record: [UInt8] = []
         var held = 0
@@ -308,8 +308,9 @@ public struct StatefulDriver {
 
     /// Resumes every user on `threads` worker threads, each decoding the user's record, cutting
     /// the late fixes and encoding the new record; `consume` gets the results in `order`, on the
-    /// calling thread, block by block as the workers finish them. The fixes of user `i` are
-    /// `batch`'s, read in place (none for `i >= batch.userCount`).
+    /// calling thread, block by block as the workers finish them, with the block's output
+    /// (its users' rendered bytes, in order) and counters, made on the worker as in a one-shot
+    /// replay. The fixes of user `i` are `batch`'s, read in place (none for `i >= batch.userCount`).
     ///
     /// `records` gets the ids of one block at a time, in `order` (byte order), and returns their
     /// stored records (nil: a new user); it is called on the calling thread, block after block,
@@ -319,7 +320,7 @@ public struct StatefulDriver {
                           final: Bool, context: Replay.ResumeContext,
                           render: @escaping @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8], threads: Int,
                           records: ([String]) throws -> [[UInt8]?],
-                          consume: (UserResult) throws -> Void) rethrows {
+                          consume: ([UserResult], [UInt8], ReplayCounters) throws -> Void) rethrows {
         // The blocks of a one-shot replay: smaller ones at the end, so that the threads run out
         // of work together.
         let starts = Replay.blockStarts(users: order.count, threads: threads)
@@ -334,12 +335,15 @@ public struct StatefulDriver {
                 while let b = next.take(), let stored = read.wait(b) {
                     var block: [UserResult] = []
                     block.reserveCapacity(starts[b + 1] - starts[b])
+                    var bytes: [UInt8] = []
+                    var counters = ReplayCounters()
                     for k in starts[b]..<starts[b + 1] {
                         block.append(resumeOne(replay, index: order[k], ids: ids, batch: batch, record: stored[k - starts[b]], coding: coding,
-                                               final: final, context: context, render: render, evaluators: evaluators, arbiter: arbiter))
+                                               final: final, context: context, render: render, evaluators: evaluators, arbiter: arbiter,
+                                               bytes: &bytes, counters: &counters))
                     }
                     slots.set(b, block)
-                    next.finish(b, bytes: [], counters: ReplayCounters())
+                    next.finish(b, bytes: bytes, counters: counters)
                 }
             }
         }
@@ -351,8 +355,8 @@ public struct StatefulDriver {
         }
         var consumed = 0
         func consumeBlock() throws {
-            _ = next.wait(consumed)
-            for r in slots.take(consumed) { try consume(r) }
+            let (bytes, counters) = next.wait(consumed)
+            try consume(slots.take(consumed), bytes, counters)
             consumed += 1
         }
         for b in 0..<blocks {
@@ -363,26 +367,28 @@ public struct StatefulDriver {
         while consumed < blocks { try consumeBlock() }
     }
 
-    /// One user of `resumeAll`.
+    /// One user of `resumeAll`: its rendered output is appended to `bytes`, its counts added to `counters`.
     private static func resumeOne(_ replay: Replay, index i: Int, ids: [String], batch: PackedHistory, record: [UInt8]?, coding: RecordCoding,
                                   final: Bool, context: Replay.ResumeContext,
                                   render: @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8],
-                                  evaluators: [RuleEvaluator], arbiter: Arbiter) -> UserResult {
+                                  evaluators: [RuleEvaluator], arbiter: Arbiter,
+                                  bytes: inout [UInt8], counters: inout ReplayCounters) -> UserResult {
         if i < batch.userCount {
             return batch.withFixes(of: i) {
-                resumeOne(replay, index: i, ids: ids, fixes: $0, record: record, coding: coding, final: final,
-                          context: context, render: render, evaluators: evaluators, arbiter: arbiter)
+                resumeOne(replay, index: i, ids: ids, fixes: $0, record: record, coding: coding, final: final, context: context,
+                          render: render, evaluators: evaluators, arbiter: arbiter, bytes: &bytes, counters: &counters)
             }
         }
-        return resumeOne(replay, index: i, ids: ids, fixes: UnsafeBufferPointer(start: nil, count: 0), record: record, coding: coding,
-                         final: final, context: context, render: render, evaluators: evaluators, arbiter: arbiter)
+        return resumeOne(replay, index: i, ids: ids, fixes: UnsafeBufferPointer(start: nil, count: 0), record: record, coding: coding, final: final,
+                         context: context, render: render, evaluators: evaluators, arbiter: arbiter, bytes: &bytes, counters: &counters)
     }
 
     /// As `resumeOne(_:index:ids:batch:...)`, over the user's fixes `fixes` (valid during the call).
     private static func resumeOne(_ replay: Replay, index i: Int, ids: [String], fixes: UnsafeBufferPointer<Fix>, record: [UInt8]?,
                                   coding: RecordCoding, final: Bool, context: Replay.ResumeContext,
                                   render: @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8],
-                                  evaluators: [RuleEvaluator], arbiter: Arbiter) -> UserResult {
+                                  evaluators: [RuleEvaluator], arbiter: Arbiter,
+                                  bytes: inout [UInt8], counters: inout ReplayCounters) -> UserResult {
         var result = UserResult(id: ids[i], index: i)
         var state: UserState?
         var batch = fixes
@@ -406,9 +412,12 @@ public struct StatefulDriver {
             return result
         }
         let o = r.outcome
-        result.bytes = render(o, &result.counters)
-        result.counters.visits = o.visits.reduce(0) { n, vs in n + vs.reduce(0) { $0 + (($1.enter >= o.eventsFrom && $1.enter < o.eventsBefore) ? 1 : 0) } }
-        result.counters.events = r.events
+        // The renderer counts every visit and event of the outcome; a resumed user's are those
+        // of its window.
+        let (visits, events) = (counters.visits, counters.events)
+        bytes += render(o, &counters)
+        counters.visits = visits + o.visits.reduce(0) { n, vs in n + vs.reduce(0) { $0 + (($1.enter >= o.eventsFrom && $1.enter < o.eventsBefore) ? 1 : 0) } }
+        counters.events = events + r.events
         result.record = r.state.encoded(slots: coding.slots)
         result.held = r.state.held
         return result
