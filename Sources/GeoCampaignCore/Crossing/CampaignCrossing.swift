@@ -120,7 +120,12 @@ public struct CampaignCrossing: Sendable {
     ///   - compiled: `compiledIndices()`.
     /// - Complexity: as `visits(fixes:tEnd:)`, plus the resumed tracks.
     public func visits(fixes: [Fix], tEnd: Int64, resume: inout CrossingResume, compiled: [[Int32]]) -> [[Visit]] {
-        fixes.withUnsafeBufferPointer { core.visits(fixes: $0, tEnd: tEnd, resume: &resume, compiled: compiled) }
+        fixes.withUnsafeBufferPointer { visits(fixes: $0, tEnd: tEnd, resume: &resume, compiled: compiled) }
+    }
+
+    /// As `visits(fixes:tEnd:resume:compiled:)`, from fixes in a buffer (valid during the call).
+    func visits(fixes: UnsafeBufferPointer<Fix>, tEnd: Int64, resume: inout CrossingResume, compiled: [[Int32]]) -> [[Visit]] {
+        core.visits(fixes: fixes, tEnd: tEnd, resume: &resume, compiled: compiled)
     }
 
     /// The visits of one user for every campaign (see the buffer variant).

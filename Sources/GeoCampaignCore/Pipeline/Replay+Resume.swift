@@ -40,6 +40,15 @@ extension Replay {
     /// As `resume`, with a worker's own evaluators and arbiter.
     func resume(userId: String, state: UserState?, batch: [Fix], final: Bool, context: ResumeContext,
                 evaluators: [RuleEvaluator], arbiter: Arbiter) -> Resumed? {
+        batch.withUnsafeBufferPointer {
+            resume(userId: userId, state: state, batch: $0, final: final, context: context, evaluators: evaluators, arbiter: arbiter)
+        }
+    }
+
+    /// As `resume(userId:state:batch:final:context:evaluators:arbiter:)`, over fixes in a buffer
+    /// (valid during the call), as the one-shot replay reads them from the packed history.
+    func resume(userId: String, state: UserState?, batch: UnsafeBufferPointer<Fix>, final: Bool, context: ResumeContext,
+                evaluators: [RuleEvaluator], arbiter: Arbiter) -> Resumed? {
         guard var st = state ?? batch.first.map({ UserState(t0: $0.time, campaignCount: campaigns.campaigns.count) }) else { return nil }
         let before = st.settled
         if let first = batch.first {
@@ -69,19 +78,22 @@ extension Replay {
         // The new horizon S_u (state.md 1.1): Tend, pending candidates, open visits' last IN/BAND fixes.
         var settled = max(before, st.crossing.tracks.reduce(tEnd) { min($0, $1.horizon) })
         if final { settled = .max }
-        let printed = decisions.filter { $0.trigger.time < settled }
+        // Usually every decision is settled: then the array is not copied.
+        let printed = decisions.allSatisfy { $0.trigger.time < settled } ? decisions : decisions.filter { $0.trigger.time < settled }
         st.held = decisions.count - printed.count
 
         // What a later run can still see: delivered and held-out decisions within the longest
-        // cap or limit period, closed visits within their campaign's reach.
-        for d in printed where d.status == .delivered || d.status == .heldOut {
+        // cap or limit period, closed visits within their campaign's reach. The seeds, shared
+        // with `prior`, are copied only when one goes or comes.
+        let horizon = final ? tEnd : settled
+        let matters = { (time: Int64) in StateHorizon.matters(end: time, reach: context.decisionReach, at: horizon) }
+        if st.seeds.contains(where: { !matters($0.time) }) { st.seeds.removeAll { !matters($0.time) } }
+        for d in printed where (d.status == .delivered || d.status == .heldOut) && matters(d.trigger.time) {
             let c = campaigns.campaigns[d.trigger.campaign]
             let rule = c.rules[d.trigger.rule]
             st.seeds.append(Arbiter.Seed(time: d.trigger.time, delivered: d.status == .delivered, campaignId: c.id,
                                          offerId: rule.offer, ruleId: rule.id))
         }
-        let horizon = final ? tEnd : settled
-        st.seeds.removeAll { !StateHorizon.matters(end: $0.time, reach: context.decisionReach, at: horizon) }
         for c in visits.indices {
             let reach = context.visitReach[c]
             st.campaigns[c].visits = visits[c].filter { v in

@@ -98,7 +98,7 @@ public struct StatefulDriver {
         var rejects: [RejectedLine] = []
         var batchOptions = history
         batchOptions.rejects = nil
-        let read = Result { try HistoryLoading.read(batchOptions, progress: progress, observe: { rejects.append($0) }) }
+        let read = Result { try HistoryLoading.readPacked(batchOptions, progress: progress, observe: { rejects.append($0) }) }
         if let summary = try repeated() { return summary }
         let hash = try hashJob.value.get()
         let (campaigns, replay, fingerprints) = try job.value.get()
@@ -112,28 +112,24 @@ public struct StatefulDriver {
 
         // Which campaigns continue (state.md 1.3).
         let (entries, campaignOfSlot) = try Self.reconcile(store: store, campaigns: campaigns, runs: runs, fingerprints: fingerprints.values)
+        // The batch's users, then (with --final) the state's users without fixes in it: those
+        // past `batch.userCount` have none.
         var ids = batch.userIds
-        var fixes = batch.fixes
         if final {
             var seen = Set(ids)
-            for id in try store.userIds() where seen.insert(id).inserted {
-                ids.append(id)
-                fixes.append([])
-            }
+            for id in try store.userIds() where seen.insert(id).inserted { ids.append(id) }
         }
-        // The users' records in one ordered pass; decoded, and their late fixes cut, on the
-        // worker threads with the replay.
         let order = Replay.byteOrder(ids)
-        let sortedRecords = try store.records(sortedIds: order.map { ids[$0] })
-        var records = [[UInt8]?](repeating: nil, count: ids.count)
-        for (k, i) in order.enumerated() { records[i] = sortedRecords[k] }
 
         // The one engine, resumed, on the worker threads; output in byte order of the ids.
         let context = replay.resumeContext()
         let render = makeRender(campaigns)
         let coding = RecordCoding(campaignOfSlot: campaignOfSlot, campaignCount: campaigns.campaigns.count, slots: entries.map(\.slot))
-        // Each finished block's records are written, and its output kept, on this thread while
-        // the workers compute the next blocks. A damaged record or a late fix with --strict
+        // The users' records are read on this thread block by block in byte order of the ids
+        // (one ordered pass), each block's as the workers may start it, and decoded, cut of
+        // their late fixes, on the worker threads with the replay. Each finished block's
+        // records are written, and its output kept, on this thread between those reads and
+        // while the workers compute the next blocks: one thread uses the database. A damaged record or a late fix with --strict
         // is told below, and the transaction is then rolled back.
         var output = Array(header.utf8)
         var counters = ReplayCounters()
@@ -141,17 +137,20 @@ public struct StatefulDriver {
         var lateBefore: [String: Int64] = [:]
         var lateCount = 0
         let writer = try store.userWriter()
-        try Self.resumeAll(replay, ids: ids, fixes: fixes, records: records, coding: coding, order: order, final: final,
-                           context: context, render: render, threads: history.threads) { r in
-            if r.damaged, damaged.map({ r.index < $0.index }) ?? true { damaged = r }
-            if r.late > 0 {
-                lateCount += r.late
-                lateBefore[r.id] = r.lateBefore
+        try Self.resumeAll(replay, ids: ids, batch: batch, coding: coding, order: order, final: final,
+                           context: context, render: render, threads: history.threads,
+                           records: { try store.records(sortedIds: $0) }) { results, bytes, blockCounters in
+            output += bytes
+            counters.add(blockCounters)
+            for r in results {
+                if r.damaged, damaged.map({ r.index < $0.index }) ?? true { damaged = r }
+                if r.late > 0 {
+                    lateCount += r.late
+                    lateBefore[r.id] = r.lateBefore
+                }
+                guard !r.skipped else { continue }
+                try writer.put(r.id, held: r.held, record: r.record)
             }
-            guard !r.skipped else { return }
-            output += r.bytes
-            counters.add(r.counters)
-            try writer.put(r.id, held: r.held, record: r.record)
         }
         if let damaged {
             throw RunError.data("\(statePath): the record of user '\(damaged.id)' is damaged; the state cannot be continued")
@@ -295,8 +294,6 @@ public struct StatefulDriver {
         var id: String
         /// The user's index in the run's ids.
         var index: Int
-        var bytes: [UInt8] = []
-        var counters = ReplayCounters()
         /// The record after this run, and its held decisions.
         var record: [UInt8] = []
         var held = 0
@@ -311,50 +308,91 @@ public struct StatefulDriver {
 
     /// Resumes every user on `threads` worker threads, each decoding the user's record, cutting
     /// the late fixes and encoding the new record; `consume` gets the results in `order`, on the
-    /// calling thread, block by block as the workers finish them.
-    static func resumeAll(_ replay: Replay, ids: [String], fixes: [[Fix]], records: [[UInt8]?], coding: RecordCoding, order: [Int],
+    /// calling thread, block by block as the workers finish them, with the block's output
+    /// (its users' rendered bytes, in order) and counters, made on the worker as in a one-shot
+    /// replay. The fixes of user `i` are `batch`'s, read in place (none for `i >= batch.userCount`).
+    ///
+    /// `records` gets the ids of one block at a time, in `order` (byte order), and returns their
+    /// stored records (nil: a new user); it is called on the calling thread, block after block,
+    /// between the `consume`s of the blocks already finished, so that the workers start on the
+    /// first block while the later ones are read, and one thread does all the reading and writing.
+    static func resumeAll(_ replay: Replay, ids: [String], batch: PackedHistory, coding: RecordCoding, order: [Int],
                           final: Bool, context: Replay.ResumeContext,
                           render: @escaping @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8], threads: Int,
-                          consume: (UserResult) throws -> Void) rethrows {
+                          records: ([String]) throws -> [[UInt8]?],
+                          consume: ([UserResult], [UInt8], ReplayCounters) throws -> Void) rethrows {
         // The blocks of a one-shot replay: smaller ones at the end, so that the threads run out
         // of work together.
         let starts = Replay.blockStarts(users: order.count, threads: threads)
         let blocks = starts.count - 1
         let slots = ResultSlots(blocks: blocks)
         let next = BlockQueue(count: blocks)
+        let read = RecordSlots(blocks: blocks)
         let group = DispatchGroup()
         for w in 0..<max(1, min(threads, blocks)) {
             DispatchQueue.global().async(group: group) {
                 let (evaluators, arbiter) = w == 0 ? (replay.evaluators, replay.arbiter) : replay.workerCopies()
-                while let b = next.take() {
+                while let b = next.take(), let stored = read.wait(b) {
                     var block: [UserResult] = []
                     block.reserveCapacity(starts[b + 1] - starts[b])
+                    var bytes: [UInt8] = []
+                    var counters = ReplayCounters()
                     for k in starts[b]..<starts[b + 1] {
-                        block.append(resumeOne(replay, index: order[k], ids: ids, fixes: fixes, records: records, coding: coding, final: final,
-                                               context: context, render: render, evaluators: evaluators, arbiter: arbiter))
+                        block.append(resumeOne(replay, index: order[k], ids: ids, batch: batch, record: stored[k - starts[b]], coding: coding,
+                                               final: final, context: context, render: render, evaluators: evaluators, arbiter: arbiter,
+                                               bytes: &bytes, counters: &counters))
                     }
                     slots.set(b, block)
-                    next.finish(b, bytes: [], counters: ReplayCounters())
+                    next.finish(b, bytes: bytes, counters: counters)
                 }
             }
         }
-        // Every block is waited for, so that no worker outlives a `consume` that threw.
-        defer { group.wait() }
-        for b in 0..<blocks {
-            _ = next.wait(b)
-            for r in slots.take(b) { try consume(r) }
+        // Every block is waited for, so that no worker outlives a `records` or `consume` that
+        // threw (the blocks not read by then are given up).
+        defer {
+            read.giveUp()
+            group.wait()
         }
+        var consumed = 0
+        func consumeBlock() throws {
+            let (bytes, counters) = next.wait(consumed)
+            try consume(slots.take(consumed), bytes, counters)
+            consumed += 1
+        }
+        for b in 0..<blocks {
+            read.set(b, try records(order[starts[b]..<starts[b + 1]].map { ids[$0] }))
+            let finished = next.firstUnfinished(from: consumed)
+            while consumed < finished { try consumeBlock() }
+        }
+        while consumed < blocks { try consumeBlock() }
     }
 
-    /// One user of `resumeAll`.
-    private static func resumeOne(_ replay: Replay, index i: Int, ids: [String], fixes: [[Fix]], records: [[UInt8]?], coding: RecordCoding,
+    /// One user of `resumeAll`: its rendered output is appended to `bytes`, its counts added to `counters`.
+    private static func resumeOne(_ replay: Replay, index i: Int, ids: [String], batch: PackedHistory, record: [UInt8]?, coding: RecordCoding,
                                   final: Bool, context: Replay.ResumeContext,
                                   render: @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8],
-                                  evaluators: [RuleEvaluator], arbiter: Arbiter) -> UserResult {
+                                  evaluators: [RuleEvaluator], arbiter: Arbiter,
+                                  bytes: inout [UInt8], counters: inout ReplayCounters) -> UserResult {
+        if i < batch.userCount {
+            return batch.withFixes(of: i) {
+                resumeOne(replay, index: i, ids: ids, fixes: $0, record: record, coding: coding, final: final, context: context,
+                          render: render, evaluators: evaluators, arbiter: arbiter, bytes: &bytes, counters: &counters)
+            }
+        }
+        return resumeOne(replay, index: i, ids: ids, fixes: UnsafeBufferPointer(start: nil, count: 0), record: record, coding: coding, final: final,
+                         context: context, render: render, evaluators: evaluators, arbiter: arbiter, bytes: &bytes, counters: &counters)
+    }
+
+    /// As `resumeOne(_:index:ids:batch:...)`, over the user's fixes `fixes` (valid during the call).
+    private static func resumeOne(_ replay: Replay, index i: Int, ids: [String], fixes: UnsafeBufferPointer<Fix>, record: [UInt8]?,
+                                  coding: RecordCoding, final: Bool, context: Replay.ResumeContext,
+                                  render: @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8],
+                                  evaluators: [RuleEvaluator], arbiter: Arbiter,
+                                  bytes: inout [UInt8], counters: inout ReplayCounters) -> UserResult {
         var result = UserResult(id: ids[i], index: i)
         var state: UserState?
-        var batch = fixes[i]
-        if let record = records[i] {
+        var batch = fixes
+        if let record {
             guard let st = UserState.decoded(record, campaignOfSlot: coding.campaignOfSlot, campaignCount: coding.campaignCount) else {
                 result.damaged = true
                 result.skipped = true
@@ -362,7 +400,7 @@ public struct StatefulDriver {
             }
             if let first = batch.first, first.time < st.tEnd {
                 let n = batch.firstIndex { $0.time >= st.tEnd } ?? batch.count
-                batch.removeFirst(n)
+                batch = UnsafeBufferPointer(rebasing: batch[n...])
                 result.late = n
                 result.lateBefore = st.tEnd
             }
@@ -374,12 +412,45 @@ public struct StatefulDriver {
             return result
         }
         let o = r.outcome
-        result.bytes = render(o, &result.counters)
-        result.counters.visits = o.visits.reduce(0) { n, vs in n + vs.reduce(0) { $0 + (($1.enter >= o.eventsFrom && $1.enter < o.eventsBefore) ? 1 : 0) } }
-        result.counters.events = r.events
+        // The renderer counts every visit and event of the outcome; a resumed user's are those
+        // of its window.
+        let (visits, events) = (counters.visits, counters.events)
+        bytes += render(o, &counters)
+        counters.visits = visits + o.visits.reduce(0) { n, vs in n + vs.reduce(0) { $0 + (($1.enter >= o.eventsFrom && $1.enter < o.eventsBefore) ? 1 : 0) } }
+        counters.events = events + r.events
         result.record = r.state.encoded(slots: coding.slots)
         result.held = r.state.held
         return result
+    }
+}
+
+/// The stored records of each block, set by the reading thread and waited for by the workers.
+private final class RecordSlots: @unchecked Sendable {
+    private var blocks: [[[UInt8]?]?]
+    private var givenUp = false
+    private let condition = NSCondition()
+    init(blocks: Int) { self.blocks = Array(repeating: nil, count: blocks) }
+    func set(_ b: Int, _ records: [[UInt8]?]) {
+        condition.lock()
+        blocks[b] = records
+        condition.broadcast()
+        condition.unlock()
+    }
+    /// Blocks not set by now are never set: their `wait` returns nil.
+    func giveUp() {
+        condition.lock()
+        givenUp = true
+        condition.broadcast()
+        condition.unlock()
+    }
+    /// Waits for block `b`'s records and takes them; nil when given up.
+    func wait(_ b: Int) -> [[UInt8]?]? {
+        condition.lock()
+        defer { condition.unlock() }
+        while blocks[b] == nil && !givenUp { condition.wait() }
+        let records = blocks[b]
+        blocks[b] = nil
+        return records
     }
 }
 

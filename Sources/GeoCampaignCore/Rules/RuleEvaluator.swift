@@ -43,16 +43,22 @@ public struct RuleEvaluator: Sendable {
     ///   - t0: the user's first accepted fix (Unix ms).
     ///   - tEnd: the user's last accepted fix (Unix ms); the timeline is closed there.
     ///   - from: triggers earlier than this are left out (a resumed user's old horizon: earlier
-    ///     runs decided them). The intervals are still those of the whole timeline, so the
-    ///     triggers kept are exactly those of `from: .min` at or after `from`; only their
-    ///     evidence is not gathered for the others.
+    ///     runs decided them). The triggers kept are exactly those of `from: .min` at or after
+    ///     `from`: every condition's set is a function of the visits (all of them are passed)
+    ///     and of the instant, cut to the timeline, so the timeline starts at `from - 1` when
+    ///     that is later than `t0`: the sets then agree with the whole timeline's from that
+    ///     instant on, and an instant at or after `from` starts an interval in one exactly when
+    ///     it does in the other (a start at `from` itself needs `from - 1` in the domain). A
+    ///     resumed user's `during` windows and `not` are then computed over the new days only,
+    ///     not again over all the days since `t0`.
     /// - Returns: one trigger per start of a maximal interval; `evidence` indexes `visits`,
     ///   deduplicated and ordered by enter, then region id, then exit.
     /// - Complexity: O(rules x k x v log v) for v visits and sequences of k steps, plus the days of
-    ///   the timeline for `during`.
+    ///   the timeline (from `from`) for `during`.
     public func triggers(visits: [Visit], t0: Int64, tEnd: Int64, from: Int64 = .min) -> [Trigger] {
         guard t0 <= tEnd else { return [] }
-        let ctx = EvaluationContext(visits: visits, domain: IntervalSet.timeline(t0: t0, tEnd: tEnd))
+        let start = from > t0 && from <= tEnd ? max(t0, from - 1) : t0
+        let ctx = EvaluationContext(visits: visits, domain: IntervalSet.timeline(t0: start, tEnd: tEnd))
         var out: [Trigger] = []
         for rule in conditions.indices {
             let (evaluated, set) = evaluate(rule: rule, ctx)
