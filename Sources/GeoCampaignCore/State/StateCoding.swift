@@ -35,13 +35,15 @@ struct StateWriter {
 
 /// Reads what `StateWriter` wrote (`compact`), or the fixed-width layout of record version 1
 /// (numbers as UInt32, instants as absolute Int64); every read fails (returns nil) past the end.
+/// It reads the bytes where they are (an array's storage, or an SQLite column's blob): it must
+/// not outlive them.
 struct StateReader {
-    private let bytes: [UInt8]
+    private let bytes: UnsafeRawBufferPointer
     private var at = 0
     /// Variable-length numbers and instants as differences (record version 2 and later).
     let compact: Bool
 
-    init(_ bytes: [UInt8], compact: Bool = true) {
+    init(_ bytes: UnsafeRawBufferPointer, compact: Bool = true) {
         self.bytes = bytes
         self.compact = compact
     }
@@ -49,25 +51,27 @@ struct StateReader {
     /// Whether every byte was read.
     var atEnd: Bool { at == bytes.count }
 
-    private mutating func take(_ n: Int) -> ArraySlice<UInt8>? {
+    private mutating func take(_ n: Int) -> UnsafeRawBufferPointer? {
         guard n >= 0, bytes.count - at >= n else { return nil }
         defer { at += n }
-        return bytes[at..<(at + n)]
+        return UnsafeRawBufferPointer(rebasing: bytes[at..<(at + n)])
     }
 
-    mutating func u8() -> UInt8? { take(1)?.first }
+    mutating func u8() -> UInt8? {
+        guard at < bytes.count else { return nil }
+        defer { at += 1 }
+        return bytes[at]
+    }
     mutating func u64() -> UInt64? {
-        guard let s = take(8) else { return nil }
-        var v: UInt64 = 0
-        for (k, b) in s.enumerated() { v |= UInt64(b) << (8 * UInt64(k)) }
-        return v
+        guard bytes.count - at >= 8, let base = bytes.baseAddress else { return nil }
+        defer { at += 8 }
+        return UInt64(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt64.self))
     }
     mutating func i64() -> Int64? { u64().map { Int64(bitPattern: $0) } }
     mutating func u32() -> UInt32? {
-        guard let s = take(4) else { return nil }
-        var v: UInt32 = 0
-        for (k, b) in s.enumerated() { v |= UInt32(b) << (8 * UInt32(k)) }
-        return v
+        guard bytes.count - at >= 4, let base = bytes.baseAddress else { return nil }
+        defer { at += 4 }
+        return UInt32(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt32.self))
     }
     mutating func varint() -> UInt64? {
         var v: UInt64 = 0, shift: UInt64 = 0

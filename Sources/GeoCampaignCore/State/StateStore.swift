@@ -227,9 +227,12 @@ public final class StateStore {
         private let stmt: SQLiteStatement
         init(_ db: SQLiteDatabase) throws { stmt = try db.prepare("SELECT state FROM users WHERE id = ?1") }
         /// The record of `id`, nil for a user the state does not hold.
-        public func record(_ id: String) throws -> [UInt8]? {
+        public func record(_ id: String) throws -> [UInt8]? { try withRecord(id) { Array($0) } }
+        /// `body` of the record of `id` where SQLite holds it (no copy: decode it there,
+        /// `UserState.decoded`); nil for a user the state does not hold.
+        public func withRecord<T>(_ id: String, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T? {
             try stmt.bind([.text(id)])
-            return try stmt.step() ? stmt.blob(0) : nil
+            return try stmt.step() ? try stmt.withBlob(0, body) : nil
         }
     }
 
@@ -290,7 +293,7 @@ public final class StateStore {
         init(_ db: SQLiteDatabase) throws { stmt = try db.prepare("INSERT OR REPLACE INTO users(id, held, state) VALUES (?1, ?2, ?3)") }
         /// Stores `record` for `id`.
         public func put(_ id: String, held: Int, record: [UInt8]) throws {
-            try stmt.run([.text(id), .int(Int64(held)), .blob(record)])
+            try stmt.run(text: id, int: Int64(held), blob: record)
         }
     }
 

@@ -57,6 +57,11 @@ extension UserState {
     /// tracks are dropped.
     /// - Returns: nil when the record is damaged.
     static func decoded(_ bytes: [UInt8], campaignOfSlot: [Int: Int], campaignCount: Int) -> UserState? {
+        bytes.withUnsafeBytes { decoded($0, campaignOfSlot: campaignOfSlot, campaignCount: campaignCount) }
+    }
+
+    /// Reads a record where it lies (an SQLite column's blob: `StateStore.UserReader.state`).
+    static func decoded(_ bytes: UnsafeRawBufferPointer, campaignOfSlot: [Int: Int], campaignCount: Int) -> UserState? {
         guard let version = bytes.first, version == 1 || version == recordVersion else { return nil }
         var r = StateReader(bytes, compact: version >= 2)
         _ = r.u8()
