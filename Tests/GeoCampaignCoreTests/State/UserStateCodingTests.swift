@@ -89,6 +89,29 @@ final class UserStateCodingTests: XCTestCase {
         XCTAssertGreaterThan(longest, 500)
     }
 
+    /// Each part of a record at its longest on its own (so that no other part's slack hides a
+    /// bound too small for it): 200 visits, tracks, tracking groups or seeds whose instants
+    /// all lie about Int64.max from the instant they are written against (10 bytes each).
+    func testEachPartAtItsLongestRoundTrips() {
+        let hi = Int64.max, lo = Int64.min + 1
+        for part in 0..<4 {
+            var s = UserState(t0: 0, campaignCount: 1)
+            s.tEnd = 0; s.settled = hi; s.held = Int(Int32.max)
+            for k in 0..<200 {
+                let even = k % 2 == 0
+                switch part {
+                case 0: s.campaigns[0].visits.append(Visit(region: .max, enter: even ? hi : 0, exit: even ? 0 : hi, lastSeen: even ? 0 : hi, reason: .gap))
+                case 1: s.crossing.tracks.append(.init(campaign: 0, region: .max, kind: .entering, a: even ? hi : lo, b: 0))
+                case 2: s.crossing.groups.append(.init(maxAccuracyBits: .max, maxGapMs: even ? hi : lo, last: even ? lo : hi))
+                default: s.seeds.append(.init(time: even ? hi : 0, delivered: true, campaignId: "c", offerId: "o", ruleId: "r"))
+                }
+            }
+            let record = s.encoded(slots: [Int(Int32.max)])
+            XCTAssertGreaterThan(record.count, 200 * 13, "part \(part)")
+            XCTAssertEqual(UserState.decoded(record, campaignOfSlot: [Int(Int32.max): 0], campaignCount: 1), s, "part \(part)")
+        }
+    }
+
     func testADamagedRecordIsNil() {
         let record = Self.state().encoded(slots: [1, 2])
         for cut in [1, 10, record.count / 2, record.count - 1] {
