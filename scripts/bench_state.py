@@ -107,7 +107,7 @@ def copy_state(src, dst):
 
 
 def remove_state(path):
-    for ext in ("", "-journal", "-wal", "-shm"):
+    for ext in ("", "-journal", "-wal", "-shm", "-lock"):
         if os.path.exists(path + ext):
             os.remove(path + ext)
 

@@ -173,6 +173,35 @@ final class StateCommandTests: XCTestCase {
         XCTAssertEqual(try info()["runs"], "3")
     }
 
+    /// A state whose latest batch hash is of version 1 (Tests/Data/state-hash1, an older build's):
+    /// the same batch again is recognised as a repeat (its output written again, the state
+    /// unchanged), and the next batch continues the state as on a state of this build and is
+    /// stored with a hash of version 2, by which it is recognised in turn.
+    func testABatchAppliedByAnOlderBuildIsRecognised() throws {
+        let fixture = BinaryRunner.root.appendingPathComponent("Tests/Data/state-hash1")
+        try FileManager.default.copyItem(at: fixture.appendingPathComponent("after-batch-1.db"), to: dir.appendingPathComponent("old"))
+        let before = try info("old")
+        XCTAssertTrue(before["latest run"]?.hasSuffix(", batch 45635c5589156ddba222a678332a547a") ?? false, "\(before)")
+        let again = try evaluate(1, state: "old")
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stderr.contains("note: this batch was already applied by run 1 of old"), again.stderr)
+        XCTAssertEqual(again.stdout, try String(contentsOf: fixture.appendingPathComponent("run-1.jsonl"), encoding: .utf8))
+        XCTAssertFalse(again.stdout.isEmpty)
+        let after = try info("old")
+        XCTAssertEqual(after["content digest"], before["content digest"])
+        XCTAssertEqual(after["runs"], "1")
+
+        XCTAssertEqual(try evaluate(1, state: "new").status, 0)
+        let a = try evaluate(2, state: "old"), b = try evaluate(2, state: "new")
+        XCTAssertEqual(a.status, 0, a.stderr)
+        XCTAssertEqual(a.stdout, b.stdout, "run 2 on the old state")
+        XCTAssertFalse(a.stderr.contains("already applied"), a.stderr)
+        XCTAssertTrue(try info("old")["latest run"]?.contains(", batch v2:") ?? false)
+        let repeated = try evaluate(2, state: "old")
+        XCTAssertTrue(repeated.stderr.contains("note: this batch was already applied by run 2 of old"), repeated.stderr)
+        XCTAssertEqual(repeated.stdout, a.stdout)
+    }
+
     /// A state written by a newer geocampaign (a higher schema version) is refused, naming both versions.
     func testANewerSchemaIsRefusedNamingBothVersions() throws {
         XCTAssertEqual(try evaluate(1).status, 0)

@@ -56,6 +56,38 @@ final class StreamCommandTests: XCTestCase {
         XCTAssertFalse(try Data(contentsOf: dir.appendingPathComponent("out.jsonl")).isEmpty)
     }
 
+    /// A running stream holds its state between its commits too (the lock file `s-lock`): a
+    /// batch run or a second stream on it is refused with "in use", a `--state-info` reader
+    /// still reads it; once the stream has exited, the same batch run goes through.
+    func testARunningStreamHoldsItsStateBetweenCommits() throws {
+        let input = dir.appendingPathComponent("in.jsonl")
+        try batch(1).write(to: input)
+        try batch(2).write(to: dir.appendingPathComponent("other.jsonl"))
+        let p = try start(["--state", "s", "--history", "in.jsonl", "--follow", "--output", "out.jsonl"])
+        defer { if p.isRunning { p.terminate(); p.waitUntilExit() } }
+        let total = try Data(contentsOf: input).filter { $0 == 0x0A }.count
+        var waited = 0.0
+        while (try committedLines("s") ?? 0) < total && waited < 60 { usleep(200_000); waited += 0.2 }
+        XCTAssertEqual(try committedLines("s"), total, "--state-info reads the state while the stream runs")
+        XCTAssertTrue(p.isRunning)
+        let run = ["evaluate", "--state", "s", "--campaigns", StateCommandTests.campaigns, "--history", StateCommandTests.batch(2), "--quiet"]
+        let refused = try BinaryRunner.run(run, cwd: dir)
+        XCTAssertEqual(refused.status, 1, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("error: s: the state is in use by another run"), refused.stderr)
+        let second = try BinaryRunner.run(["stream", "--state", "s", "--campaigns", StateCommandTests.campaigns, "--history", "other.jsonl",
+                                           "--output", "other-out.jsonl", "--quiet"], cwd: dir)
+        XCTAssertEqual(second.status, 1, second.stderr)
+        XCTAssertTrue(second.stderr.contains("error: s: the state is in use by another run"), second.stderr)
+        XCTAssertTrue(p.isRunning, "the refused runs leave the stream alone")
+        XCTAssertEqual(try committedLines("s"), total, "and its state")
+        kill(p.processIdentifier, SIGINT)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0)
+        // The control: with the stream gone, the same run is not refused.
+        let after = try BinaryRunner.run(run, cwd: dir)
+        XCTAssertEqual(after.status, 0, after.stderr)
+    }
+
     func testKilledStreamsRestartToTheUninterruptedOutput() throws {
         var all = Data()
         for k in 1...3 { all += try batch(k) }

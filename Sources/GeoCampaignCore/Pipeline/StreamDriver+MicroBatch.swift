@@ -97,8 +97,9 @@ extension StreamDriver {
         /// A user's state: in memory, else from the database (an evicted or earlier user), else nil.
         private func load(_ user: String) throws -> UserState? {
             if let s = users[user] { return s }
-            guard let record = try reader.record(user) else { return nil }
-            guard var s = UserState.decoded(record, campaignOfSlot: campaignOfSlot, campaignCount: replay.campaigns.campaigns.count) else {
+            let count = replay.campaigns.campaigns.count
+            guard let decoded = try reader.withRecord(user, { UserState.decoded($0, campaignOfSlot: campaignOfSlot, campaignCount: count) }) else { return nil }
+            guard var s = decoded else {
                 throw RunError.data("\(statePath): the record of user '\(user)' is damaged; the state cannot be continued")
             }
             onLoad?(&s)

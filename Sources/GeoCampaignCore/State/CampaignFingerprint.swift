@@ -46,11 +46,13 @@ public enum CampaignFingerprint {
     }
 
     /// What a state keeps a campaign's fingerprint under (`StateStore.sourceFingerprints`): the
-    /// hash of the bytes it was loaded from (`Campaign.sourceHash`) and `settingsKey`; nil for
-    /// a campaign not loaded from files.
+    /// hash of the bytes it was loaded from (`Campaign.sourceHash`) and `settingsKey`, after the
+    /// hash's version (`BatchHash.versionPrefix`: a key an older build made with the version 1
+    /// hash is never equal to one of this build, so its row is not used and is replaced); nil
+    /// for a campaign not loaded from files.
     /// - Complexity: O(1): the bytes were hashed as the loader parsed them.
     public static func sourceKey(_ c: Campaign, settingsKey: String) -> String? {
-        c.sourceHash.isEmpty ? nil : c.sourceHash + settingsKey
+        c.sourceHash.isEmpty ? nil : BatchHash.versionPrefix + c.sourceHash + settingsKey
     }
 
     /// A hash of the settings' fingerprinted text, made once per campaign set (describing the

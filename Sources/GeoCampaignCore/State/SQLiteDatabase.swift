@@ -151,9 +151,35 @@ final class SQLiteStatement {
             return n - o.count
         }
     }
-    func blob(_ col: Int32) -> [UInt8] {
+    func blob(_ col: Int32) -> [UInt8] { withBlob(col) { Array($0) } }
+    /// The bytes of column `col` where SQLite holds them, valid until the statement steps on
+    /// or is reset (no copy).
+    func withBlob<T>(_ col: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        let p = sqlite3_column_blob(stmt, col)
         let n = Int(sqlite3_column_bytes(stmt, col))
-        guard n > 0, let p = sqlite3_column_blob(stmt, col) else { return [] }
-        return Array(UnsafeRawBufferPointer(start: p, count: n))
+        return try body(UnsafeRawBufferPointer(start: n > 0 ? p : nil, count: n > 0 ? n : 0))
+    }
+
+    /// Runs the statement to completion with ?1 = `text`, ?2 = `int` and ?3 = `blob`, bound
+    /// where they lie (`SQLITE_STATIC`: SQLite copies neither; they are unbound before this
+    /// returns, while they still exist). Cheaper than `run(_:)`, which builds an array of
+    /// values and has SQLite copy each text and blob (`SQLITE_TRANSIENT`).
+    func run(text: String, int: Int64, blob: [UInt8]) throws {
+        sqlite3_reset(stmt)
+        defer { sqlite3_clear_bindings(stmt) }
+        var text = text
+        // A pointer for empty values: SQLite binds NULL for a null one, and reads no byte here.
+        let none = UnsafeRawPointer(bitPattern: 1)!
+        try text.withUTF8 { t in
+            try blob.withUnsafeBytes { b in
+                let tp = t.baseAddress.map(UnsafeRawPointer.init) ?? none
+                guard sqlite3_bind_text(stmt, 1, tp.assumingMemoryBound(to: CChar.self), Int32(t.count), nil) == SQLITE_OK,
+                      sqlite3_bind_int64(stmt, 2, int) == SQLITE_OK,
+                      sqlite3_bind_blob(stmt, 3, b.baseAddress ?? none, Int32(b.count), nil) == SQLITE_OK else {
+                    throw db.failure("cannot bind a value")
+                }
+                while try step() {}
+            }
+        }
     }
 }

@@ -8,8 +8,10 @@ import Foundation
 /// command)`, of which only the latest keeps its output. The schema version is
 /// `PRAGMA user_version`; a state of a newer version is refused, naming both versions.
 ///
-/// A run holds the database's write lock from `begin` to `commit`: a second run on the same
-/// state waits for nothing and fails with a message instead.
+/// A run or stream (a store opened with `create`) holds the state for its lifetime, by an
+/// exclusive lock on the file `PATH-lock` beside it (`StateLock`), and the database's write
+/// lock from `begin` to `commit`: a second run on the same state waits for nothing and fails
+/// with a message instead. A reader (`--state-info`) takes neither.
 public final class StateStore {
     /// The schema version this build writes. Version 2 keeps each kept decision's rule id in the
     /// user records (`UserState.recordVersion`); a state of version 1 is read and continued, and
@@ -23,6 +25,8 @@ public final class StateStore {
     /// The path given.
     public let path: String
     let db: SQLiteDatabase
+    /// A run's or stream's hold on the state for its lifetime (`StateLock`); nil for a reader.
+    private let lock: StateLock?
     /// The schema version of the file as opened.
     public private(set) var version: Int64
 
@@ -62,6 +66,9 @@ public final class StateStore {
         let exists = FileManager.default.fileExists(atPath: path)
         if !exists && !create { throw RunError.noInput("\(path): no such state") }
         db = try SQLiteDatabase(path: path, create: create)
+        // A writer holds the state from here until it is closed, between its commits too (a
+        // stream's); SQLite's write lock covers only a transaction.
+        lock = create ? try StateLock(statePath: path) : nil
         // A run's changes stay in memory until its commit (a smaller page cache spills them to
         // the file early). A run (`create`) puts the state in WAL mode: a commit appends the
         // pages it changed to `PATH-wal` and syncs that file once (synchronous = FULL, so a
@@ -220,9 +227,12 @@ public final class StateStore {
         private let stmt: SQLiteStatement
         init(_ db: SQLiteDatabase) throws { stmt = try db.prepare("SELECT state FROM users WHERE id = ?1") }
         /// The record of `id`, nil for a user the state does not hold.
-        public func record(_ id: String) throws -> [UInt8]? {
+        public func record(_ id: String) throws -> [UInt8]? { try withRecord(id) { Array($0) } }
+        /// `body` of the record of `id` where SQLite holds it (no copy: decode it there,
+        /// `UserState.decoded`); nil for a user the state does not hold.
+        public func withRecord<T>(_ id: String, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T? {
             try stmt.bind([.text(id)])
-            return try stmt.step() ? stmt.blob(0) : nil
+            return try stmt.step() ? try stmt.withBlob(0, body) : nil
         }
     }
 
@@ -283,7 +293,7 @@ public final class StateStore {
         init(_ db: SQLiteDatabase) throws { stmt = try db.prepare("INSERT OR REPLACE INTO users(id, held, state) VALUES (?1, ?2, ?3)") }
         /// Stores `record` for `id`.
         public func put(_ id: String, held: Int, record: [UInt8]) throws {
-            try stmt.run([.text(id), .int(Int64(held)), .blob(record)])
+            try stmt.run(text: id, int: Int64(held), blob: record)
         }
     }
 
@@ -345,4 +355,39 @@ public final class StateStore {
     public func sizeBytes() throws -> Int {
         Int(try db.pragma("page_count") * db.pragma("page_size"))
     }
+}
+
+/// An exclusive `flock` on the file `PATH-lock` beside a state, held while the process keeps
+/// the descriptor open (until `deinit`, or the process ends, a crash included: nothing stale
+/// is left to clear). It is a file of its own, not the database's: closing any descriptor of
+/// the database would drop the POSIX (`fcntl`) locks that SQLite holds on it in this process.
+/// The file is empty, made when missing, and never removed (removing it would let a second
+/// run lock a new file while the first still holds the old one).
+final class StateLock {
+    /// The path of the lock file of the state at `statePath`.
+    static func path(of statePath: String) -> String { statePath + "-lock" }
+
+    private let fd: Int32
+
+    /// Takes the lock at once, or fails.
+    /// - Throws: `RunError.failure`: "in use" when another run or stream holds it, or the file
+    ///   cannot be made.
+    init(statePath: String) throws {
+        let lockPath = Self.path(of: statePath)
+        fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw RunError.failure("\(lockPath): cannot make the state's lock file: \(String(cString: strerror(errno)))")
+        }
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let e = errno
+            if e == EINTR { continue }
+            close(fd)
+            if e == EWOULDBLOCK {
+                throw RunError.failure("\(statePath): the state is in use by another run (a run or stream holds \(lockPath)); try again when it has finished")
+            }
+            throw RunError.failure("\(lockPath): cannot lock the state: \(String(cString: strerror(e)))")
+        }
+    }
+
+    deinit { close(fd) }
 }

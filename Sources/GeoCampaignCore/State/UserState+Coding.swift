@@ -10,7 +10,24 @@ extension UserState {
     /// The record, with campaign `c` written as state slot `slots[c]`.
     /// - Complexity: O(size of the state).
     func encoded(slots: [Int]) -> [UInt8] {
-        var w = StateWriter(capacity: 256)
+        // The ids of the seeds, each once (a user's seeds name few campaigns, offers and rules,
+        // so a linear search beats hashing each id: it was a third of the encoding's cost).
+        var ids: [String] = []
+        var indexed: [(Int, Int, Int)] = []
+        indexed.reserveCapacity(seeds.count)
+        for s in seeds {
+            indexed.append((Self.index(s.campaignId, in: &ids), Self.index(s.offerId, in: &ids), Self.index(s.ruleId, in: &ids)))
+        }
+        // The most bytes each part can take (every number and instant at its longest).
+        let v = StateWriter.maxVarint
+        var bound = 1 + 9 * v + crossing.groups.count * (8 + 2 * v) + crossing.tracks.count * (1 + 4 * v) + seeds.count * (1 + 4 * v)
+        for part in campaigns { bound += 1 + 3 * v + part.visits.count * (1 + 3 * v) }
+        for id in ids { bound += v + id.utf8.count }
+        return StateWriter.bytes(bound: bound) { w in write(to: &w, slots: slots, ids: ids, indexed: indexed) }
+    }
+
+    /// Writes the record (`encoded`), with the seeds' ids table `ids` and each seed's indices in it.
+    private func write(to w: inout StateWriter, slots: [Int], ids: [String], indexed: [(Int, Int, Int)]) {
         w.u8(Self.recordVersion)
         w.time(t0, from: 0); w.time(tEnd, from: t0); w.time(settled, from: tEnd); w.number(held)
         w.number(crossing.groups.count)
@@ -32,15 +49,6 @@ extension UserState {
         for t in crossing.tracks {
             w.number(slots[Int(t.campaign)]); w.number(Int(t.region)); w.u8(t.kind.rawValue); w.time(t.a, from: tEnd); w.time(t.b, from: t.a)
         }
-        // The ids of the seeds, each once (a user's seeds name few campaigns, offers and rules,
-        // so a linear search beats hashing each id: it was a third of the encoding's cost).
-        var ids: [String] = []
-        func index(_ id: String) -> Int {
-            if let k = ids.firstIndex(of: id) { return k }
-            ids.append(id)
-            return ids.count - 1
-        }
-        let indexed = seeds.map { (index($0.campaignId), index($0.offerId), index($0.ruleId)) }
         w.number(ids.count)
         for id in ids { w.string(id) }
         w.number(seeds.count)
@@ -49,7 +57,14 @@ extension UserState {
             w.time(s.time, from: previous); w.u8(s.delivered ? 1 : 0); w.number(k.0); w.number(k.1); w.number(k.2)
             previous = s.time
         }
-        return w.bytes
+    }
+
+    /// The index of `id` in `ids`, appended when it is not there. (A function of its own, not a
+    /// closure over `ids`: a captured variable is checked for exclusive access at every call.)
+    private static func index(_ id: String, in ids: inout [String]) -> Int {
+        if let k = ids.firstIndex(of: id) { return k }
+        ids.append(id)
+        return ids.count - 1
     }
 
     /// Reads a record (of either version); campaigns whose slot is not in `campaignOfSlot`
@@ -57,6 +72,11 @@ extension UserState {
     /// tracks are dropped.
     /// - Returns: nil when the record is damaged.
     static func decoded(_ bytes: [UInt8], campaignOfSlot: [Int: Int], campaignCount: Int) -> UserState? {
+        bytes.withUnsafeBytes { decoded($0, campaignOfSlot: campaignOfSlot, campaignCount: campaignCount) }
+    }
+
+    /// Reads a record where it lies (an SQLite column's blob: `StateStore.UserReader.state`).
+    static func decoded(_ bytes: UnsafeRawBufferPointer, campaignOfSlot: [Int: Int], campaignCount: Int) -> UserState? {
         guard let version = bytes.first, version == 1 || version == recordVersion else { return nil }
         var r = StateReader(bytes, compact: version >= 2)
         _ = r.u8()

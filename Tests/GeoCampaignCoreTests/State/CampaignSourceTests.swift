@@ -93,4 +93,36 @@ final class CampaignSourceTests: XCTestCase {
         try v1.commit()
         XCTAssertEqual(try v1.sourceFingerprints(), ["k": "f"])
     }
+
+    /// A state made by a build whose source hash was of version 1 (Tests/Data/state-hash1, made
+    /// from these campaigns) keeps its fingerprints under keys that this build never makes: each
+    /// misses once and is computed (and the run replaces the table with this build's keys).
+    func testFingerprintsCachedByTheOldHashAreComputedAgain() throws {
+        let copy = dir.appendingPathComponent("old.db").path
+        try FileManager.default.copyItem(atPath: TestData.path("state-hash1/after-batch-1.db"), toPath: copy)
+        let old = try StateStore(path: copy, create: false).sourceFingerprints()
+        let set = load()
+        XCTAssertEqual(old.count, set.campaigns.count)
+        let truth = computed(set)
+        XCTAssertEqual(Set(old.values), Set(truth.values), "the old build's fingerprints are this build's")
+
+        // Negative control: the old keys are the version 1 hash of the same bytes (shown for the
+        // campaigns without imports), so a build that kept that hash would take them.
+        let settingsKey = CampaignFingerprint.settingsKey(set.settings)
+        var checked = 0
+        for c in set.campaigns where ["fitness-fuel", "mall-events"].contains(c.id) {
+            let bytes = try Data(contentsOf: dir.appendingPathComponent("campaigns/\(c.id).yaml"))
+            var h = BatchHash.start
+            bytes.withUnsafeBytes { BatchHash.Version1.add($0, to: &h) }
+            XCTAssertNotNil(old[CampaignFingerprint.hex(h.0) + CampaignFingerprint.hex(h.1) + settingsKey], c.id)
+            checked += 1
+        }
+        XCTAssertEqual(checked, 2)
+
+        let bogus = old.mapValues { "cached-" + $0 }
+        XCTAssertEqual(taken(set, cached: bogus), truth, "the old keys miss: all computed")
+        let fresh = StatefulDriver.Fingerprints(set, cached: bogus)
+        XCTAssertTrue(fresh.bySource.keys.allSatisfy { $0.hasPrefix(BatchHash.versionPrefix) })
+        XCTAssertTrue(Set(fresh.bySource.keys).isDisjoint(with: old.keys), "the table the run writes has none of the old keys")
+    }
 }

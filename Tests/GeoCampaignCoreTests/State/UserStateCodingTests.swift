@@ -44,6 +44,74 @@ final class UserStateCodingTests: XCTestCase {
         XCTAssertEqual(back, s)
     }
 
+    /// A record is written into an array sized by a bound of its length (`StateWriter.bytes`),
+    /// which writing past stops the program: random states whose numbers and instants take
+    /// every length up to the longest, with many parts, round-trip.
+    func testRandomStatesAtEveryLengthRoundTrip() {
+        var g = SplitMix(seed: 42)
+        func any() -> Int64 {
+            // Values of every magnitude, the extremes included.
+            switch g.next() % 4 {
+            case 0: return .min
+            case 1: return .max
+            default: return Int64(bitPattern: g.next()) >> (g.next() % 64)
+            }
+        }
+        var longest = 0
+        for round in 0..<300 {
+            let campaigns = Int(g.next() % 4) + 1
+            var s = UserState(t0: any(), campaignCount: campaigns)
+            s.tEnd = any(); s.settled = any(); s.held = Int(g.next() % UInt64(Int32.max)) // numbers are at most Int32.max
+            for _ in 0..<(g.next() % 3) { s.crossing.groups.append(.init(maxAccuracyBits: g.next(), maxGapMs: any(), last: any())) }
+            for c in 0..<campaigns {
+                s.campaigns[c].t0 = g.next() % 3 == 0 ? nil : any()
+                for _ in 0..<(g.next() % 5) {
+                    let exit = any()
+                    s.campaigns[c].visits.append(Visit(region: Int32(g.next() % 100_000), enter: any(), exit: exit, lastSeen: exit,
+                                                       reason: g.next() % 2 == 0 ? .gap : .left))
+                }
+            }
+            for _ in 0..<(g.next() % 4) {
+                s.crossing.tracks.append(.init(campaign: Int32(g.next() % UInt64(campaigns)), region: Int32(g.next() % 100_000),
+                                               kind: g.next() % 2 == 0 ? .inside : .entering, a: any(), b: any()))
+            }
+            for k in 0..<(g.next() % 6) {
+                let id = String(repeating: "é-\(k)", count: Int(g.next() % 40))
+                s.seeds.append(.init(time: any(), delivered: g.next() % 2 == 0, campaignId: "c\(k % 2)" + id, offerId: id, ruleId: "r\(round)"))
+            }
+            let slots = (0..<campaigns).map { _ in Int(g.next() % UInt64(Int32.max)) }
+            let record = s.encoded(slots: slots)
+            longest = max(longest, record.count)
+            let map = Dictionary(slots.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+            guard Set(slots).count == slots.count else { continue }
+            XCTAssertEqual(UserState.decoded(record, campaignOfSlot: map, campaignCount: campaigns), s, "round \(round)")
+        }
+        XCTAssertGreaterThan(longest, 500)
+    }
+
+    /// Each part of a record at its longest on its own (so that no other part's slack hides a
+    /// bound too small for it): 200 visits, tracks, tracking groups or seeds whose instants
+    /// all lie about Int64.max from the instant they are written against (10 bytes each).
+    func testEachPartAtItsLongestRoundTrips() {
+        let hi = Int64.max, lo = Int64.min + 1
+        for part in 0..<4 {
+            var s = UserState(t0: 0, campaignCount: 1)
+            s.tEnd = 0; s.settled = hi; s.held = Int(Int32.max)
+            for k in 0..<200 {
+                let even = k % 2 == 0
+                switch part {
+                case 0: s.campaigns[0].visits.append(Visit(region: .max, enter: even ? hi : 0, exit: even ? 0 : hi, lastSeen: even ? 0 : hi, reason: .gap))
+                case 1: s.crossing.tracks.append(.init(campaign: 0, region: .max, kind: .entering, a: even ? hi : lo, b: 0))
+                case 2: s.crossing.groups.append(.init(maxAccuracyBits: .max, maxGapMs: even ? hi : lo, last: even ? lo : hi))
+                default: s.seeds.append(.init(time: even ? hi : 0, delivered: true, campaignId: "c", offerId: "o", ruleId: "r"))
+                }
+            }
+            let record = s.encoded(slots: [Int(Int32.max)])
+            XCTAssertGreaterThan(record.count, 200 * 13, "part \(part)")
+            XCTAssertEqual(UserState.decoded(record, campaignOfSlot: [Int(Int32.max): 0], campaignCount: 1), s, "part \(part)")
+        }
+    }
+
     func testADamagedRecordIsNil() {
         let record = Self.state().encoded(slots: [1, 2])
         for cut in [1, 10, record.count / 2, record.count - 1] {
