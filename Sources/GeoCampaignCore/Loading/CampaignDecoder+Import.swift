@@ -305,7 +305,15 @@ extension CampaignDecoder {
         case .success(let file):
             geo = file
         }
-        geo.source.addBytes(to: &scope.sourceHash)
+        // The file's bytes are hashed (for the campaign's fingerprint) on another thread while
+        // the features are decoded; the hash is in place when this function returns.
+        let hashFrom = scope.sourceHash, source = geo.source
+        let hashed = BackgroundTask { () -> (UInt64, UInt64) in
+            var h = hashFrom
+            source.addBytes(to: &h)
+            return h
+        }
+        defer { scope.sourceHash = hashed.value }
         imports.release(resolved)
         // The features are decoded through unretained handles (no reference counting shared by
         // the decoding threads); `geo` keeps the document alive until this function returns.
