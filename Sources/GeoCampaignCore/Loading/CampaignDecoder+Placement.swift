@@ -109,49 +109,60 @@ extension CampaignDecoder {
         }
     }
 
-    /// The median latitude and the median longitude of the regions' points.
+    /// The median latitude and the median longitude of the regions' points. The points are
+    /// computed on all cores for large sets, straight into one array of latitudes and one of
+    /// longitudes (no array of points: 2.4 MB more for 100k regions).
     static func median(_ regions: [Region]) -> Coordinate? {
-        median(points: points(regions))
-    }
-
-    /// Each region's `point`, large sets in chunks on all cores.
-    /// - Complexity: O(total vertices), spread over the cores.
-    static func points(_ regions: [Region]) -> [Coordinate?] {
-        [Coordinate?](unsafeUninitializedCapacity: regions.count) { out, written in
-            regions.withUnsafeBufferPointer { src in
-                CompiledGeometry.inChunks(src.count) { range in
-                    for r in range { (out.baseAddress.unsafelyUnwrapped + r).initialize(to: point(src[r])) }
+        let n = regions.count
+        var has = [Bool](repeating: false, count: n)
+        var lats = [Double](repeating: 0, count: n), lons = [Double](repeating: 0, count: n)
+        regions.withUnsafeBufferPointer { src in
+            has.withUnsafeMutableBufferPointer { h in
+                lats.withUnsafeMutableBufferPointer { la in
+                    lons.withUnsafeMutableBufferPointer { lo in
+                        CompiledGeometry.inChunks(n) { range in
+                            for r in range {
+                                guard let p = point(src[r]) else { continue }
+                                (h[r], la[r], lo[r]) = (true, p.lat, p.lon)
+                            }
+                        }
+                    }
                 }
             }
-            written = regions.count
         }
-    }
-
-    /// The median latitude and the median longitude of `points` (those present): the middle
-    /// value, or the mean of the two middle values, of each sorted list.
-    static func median(points: [Coordinate?]) -> Coordinate? {
-        var lats: [Double] = [], lons: [Double] = []
-        lats.reserveCapacity(points.count)
-        lons.reserveCapacity(points.count)
-        for case let p? in points {
-            lats.append(p.lat)
-            lons.append(p.lon)
+        if has.contains(false) {
+            var k = 0
+            for r in 0..<n where has[r] {
+                (lats[k], lons[k]) = (lats[r], lons[r])
+                k += 1
+            }
+            lats.removeLast(n - k)
+            lons.removeLast(n - k)
         }
         guard !lats.isEmpty else { return nil }
         return Coordinate(lat: middleValue(&lats), lon: middleValue(&lons))
     }
 
     /// The value at the middle of `v` sorted (the mean of the two middle ones for an even count),
-    /// found by selection in O(n) on average (`v` is reordered); the sorted list itself when the
-    /// selection takes too many rounds, when `v` holds a NaN, or when the middle is a zero (whose
-    /// sign, -0.0 or 0.0, depends on the order of equal values in the stable sort).
+    /// found by selection in O(n) on average (`v` is reordered). The sorted list itself when `v`
+    /// holds a NaN or zeros of both signs (which of -0.0 and 0.0 is in the middle then depends on
+    /// their order in `v`, which the selection does not keep), or when the selection takes too
+    /// many rounds (without those, the middle of any order of `v` is the same, bit for bit).
     static func middleValue(_ v: inout [Double]) -> Double {
         func sortedMiddle() -> Double {
             let s = v.sorted()
             return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
         }
         let n = v.count, k = n / 2
-        guard n > 2, !v.contains(where: \.isNaN) else { return sortedMiddle() }
+        var negativeZero = false, positiveZero = false, nan = false
+        for x in v {
+            if x == 0 {
+                if x.sign == .minus { negativeZero = true } else { positiveZero = true }
+            } else if x.isNaN {
+                nan = true
+            }
+        }
+        guard n > 2, !nan, !(negativeZero && positiveZero) else { return sortedMiddle() }
         let selected: Double? = v.withUnsafeMutableBufferPointer { b -> Double? in
             var lo = 0, hi = n - 1, rounds = 0
             while lo < hi {
@@ -185,8 +196,7 @@ extension CampaignDecoder {
             for x in 1..<k where b[x] > lower { lower = b[x] }
             return (lower + upper) / 2
         }
-        guard let m = selected, m != 0 else { return sortedMiddle() }
-        return m
+        return selected ?? sortedMiddle()
     }
 
     private static func km(_ m: Double) -> String {
@@ -204,15 +214,15 @@ extension CampaignDecoder {
         "\"\(ValueParser.fmt((c.lat * 1e4).rounded() / 1e4)), \(ValueParser.fmt((c.lon * 1e4).rounded() / 1e4))\""
     }
 
-    /// Per point: bit 0 set when it is more than `farFromMedianM` from `middle`, bit 1 when more
-    /// than `farFromZoneM` from `zoneAt`; large sets in chunks on all cores.
-    private static func farFlags(_ points: [Coordinate?], middle: Coordinate?, zoneAt: Coordinate?) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: points.count) { out, written in
-            points.withUnsafeBufferPointer { src in
+    /// Per region: bit 0 set when its point is more than `farFromMedianM` from `middle`, bit 1
+    /// when more than `farFromZoneM` from `zoneAt`; large sets in chunks on all cores.
+    private static func farFlags(_ regions: [Region], middle: Coordinate?, zoneAt: Coordinate?) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: regions.count) { out, written in
+            regions.withUnsafeBufferPointer { src in
                 CompiledGeometry.inChunks(src.count) { range in
                     for r in range {
                         var f: UInt8 = 0
-                        if let at = src[r] {
+                        if let at = point(src[r]) {
                             if let middle, Earth.distance(at, middle) > farFromMedianM { f |= 1 }
                             if let zoneAt, Earth.distance(at, zoneAt) > farFromZoneM { f |= 2 }
                         }
@@ -220,7 +230,7 @@ extension CampaignDecoder {
                     }
                 }
             }
-            written = points.count
+            written = regions.count
         }
     }
 
@@ -230,16 +240,15 @@ extension CampaignDecoder {
     func warnFarRegions(_ scope: CampaignScope, zone: String?) {
         let regions = scope.regions, origins = scope.origins
         guard regions.count == origins.count else { return }
-        let points = Self.points(regions)
-        let middle = regions.count >= 2 ? Self.median(points: points) : nil
+        let middle = regions.count >= 2 ? Self.median(regions) : nil
         let zoneAt = zone.flatMap(TimeZoneLocations.location(of:))
-        // Which regions are far (the distances on all cores for large sets); the messages are
-        // then made for those only, in region order.
-        let far = Self.farFlags(points, middle: middle, zoneAt: zoneAt)
+        // Which regions are far (their points and distances on all cores for large sets); the
+        // messages are then made for those only, in region order.
+        let far = Self.farFlags(regions, middle: middle, zoneAt: zoneAt)
         var perEntry: [Int: (mark: SourceMark, file: String, far: [String], farZone: [String])] = [:]
         var entryOrder: [Int] = []
         for k in regions.indices where far[k] != 0 {
-            guard let at = points[k] else { continue }
+            guard let at = Self.point(regions[k]) else { continue }
             let id = regions[k].id
             var farMedian: String?
             var farZone: String?

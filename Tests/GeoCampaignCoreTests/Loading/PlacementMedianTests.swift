@@ -17,7 +17,11 @@ final class PlacementMedianTests: XCTestCase {
             var v: [Double]
             switch trial % 5 {
             case 0: v = (0..<n).map { _ in Double.random(in: -180...180, using: &rng) }
-            case 1: v = (0..<n).map { _ in Double(Int.random(in: -3...3, using: &rng)) / 4 }  // many equal values, zeros of both signs
+            case 1:  // many equal values, zeros of both signs
+                v = (0..<n).map { _ in
+                    let x = Double(Int.random(in: -3...3, using: &rng)) / 4
+                    return x == 0 && Bool.random(using: &rng) ? -0.0 : x
+                }
             case 2: v = (0..<n).map { Double($0) }  // sorted
             case 3: v = (0..<n).map { Double(n - $0) }  // reversed
             default: v = (0..<n).map { _ in 37.5 + Double(Int.random(in: 0...5, using: &rng)) * 1e-6 }
