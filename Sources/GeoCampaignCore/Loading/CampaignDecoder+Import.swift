@@ -51,6 +51,8 @@ extension CampaignDecoder {
         /// The region, the feature's number (0-based) and the byte offset of the value that
         /// names it (where a duplicate id is reported).
         var added: (Region, Int, Int)?
+        /// The region id's `hashValue`, computed on the decoding thread.
+        var idHash = 0
     }
 
     /// The settings of one import entry that every feature is decoded with.
@@ -251,6 +253,7 @@ extension CampaignDecoder {
         }
         guard let shape else { return out }
         out.added = ((Region(id: id, name: name, tags: tags, shape: shape, hysteresisM: hyst, confirmMs: confirm), i, (idNode ?? feature).offset))
+        out.idHash = id.hashValue
         return out
     }
 
@@ -302,7 +305,15 @@ extension CampaignDecoder {
         case .success(let file):
             geo = file
         }
-        geo.source.addBytes(to: &scope.sourceHash)
+        // The file's bytes are hashed (for the campaign's fingerprint) on another thread while
+        // the features are decoded; the hash is in place when this function returns.
+        let hashFrom = scope.sourceHash, source = geo.source
+        let hashed = BackgroundTask { () -> (UInt64, UInt64) in
+            var h = hashFrom
+            source.addBytes(to: &h)
+            return h
+        }
+        defer { scope.sourceHash = hashed.value }
         imports.release(resolved)
         // The features are decoded through unretained handles (no reference counting shared by
         // the decoding threads); `geo` keeps the document alive until this function returns.
@@ -351,7 +362,7 @@ extension CampaignDecoder {
                 guard let (region, feature, markOffset) = consume taken else { continue }
                 // Without a radius, Points make no regions (reported below).
                 if radius == nil, case .circle = region.shape { continue }
-                if let first = scope.regionIds.insert(region.id, .imported(feature: feature + 1, id: region.id, file: rel, line: line)) {
+                if let first = scope.regionIds.insert(region.id, .imported(feature: feature + 1, id: region.id, file: rel, line: line), hash: outcome.idHash) {
                     let label = "feature \(feature + 1) ('\(region.id)')"
                     duplicates.append(FeatureIssue(severity: .error, kind: "dup", plural: "have ids already used in this campaign",
                                                    message: "\(label) has the id '\(region.id)', already used \(first.words) in \(file.path): region ids must be unique in a campaign (use id_property: to pick another property)",

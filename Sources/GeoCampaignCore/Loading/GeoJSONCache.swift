@@ -91,6 +91,44 @@ final class GeoJSONCache {
         return .success(File(root: root, source: SourceFile(path: path, shared: bytes)))
     }
 
+    /// Files of at least this many bytes are read in pieces on all cores.
+    static let parallelReadFrom = 4 << 20
+
+    /// Reads bytes `0 ..< expected` of `fd` into `memory` in pieces, one per core (`pread`, so
+    /// the file offset is not used); returns how many bytes from the start were read without a
+    /// gap (less than `expected` when a piece came up short: the file shrank), or -1 on an error.
+    private static func readInPieces(_ fd: Int32, into memory: UnsafeMutableBufferPointer<UInt8>, _ expected: Int) -> Int {
+        let pieces = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
+        guard let base = memory.baseAddress else { return 0 }
+        // Per piece: bytes read, or -1 after an error. Each piece writes only its own range of
+        // `memory` and its own slot.
+        var read = [Int](repeating: 0, count: pieces)
+        read.withUnsafeMutableBufferPointer { slots in
+            DispatchQueue.concurrentPerform(iterations: pieces) { k in
+                let lo = expected * k / pieces, hi = expected * (k + 1) / pieces
+                var at = lo
+                while at < hi {
+                    let n = pread(fd, base + at, hi - at, off_t(at))
+                    if n < 0 && errno == EINTR { continue }
+                    if n <= 0 {
+                        if n < 0 { at = lo - 1 }
+                        break
+                    }
+                    at += n
+                }
+                slots[k] = at - lo
+            }
+        }
+        var count = 0
+        for k in 0..<pieces {
+            let lo = expected * k / pieces, hi = expected * (k + 1) / pieces
+            if read[k] < 0 { return -1 }
+            count = lo + read[k]
+            if read[k] < hi - lo { break }
+        }
+        return count
+    }
+
     /// The bytes of the file at `path`, read straight into memory of `expected` bytes (then
     /// whatever follows if the file grew, up to just over `maxBytes`); nil if it cannot be opened
     /// or read.
@@ -98,7 +136,19 @@ final class GeoJSONCache {
         guard let f = fopen(path, "rb") else { return nil }
         defer { fclose(f) }
         var memory = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, expected))
-        var count = memory.baseAddress.map { fread($0, 1, expected, f) } ?? 0
+        var count: Int
+        if expected >= parallelReadFrom {
+            // Large files in pieces on all cores (the copy from the page cache, and the first
+            // touch of the fresh pages, were one thread's work before the parse could start);
+            // the rest, if the file grew or a piece came up short, as below.
+            count = readInPieces(fileno(f), into: memory, expected)
+            guard count >= 0, fseek(f, count, SEEK_SET) == 0 else {
+                memory.deallocate()
+                return nil
+            }
+        } else {
+            count = memory.baseAddress.map { fread($0, 1, expected, f) } ?? 0
+        }
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while ferror(f) == 0 && feof(f) == 0 && count <= maxBytes {
             let n = fread(&chunk, 1, chunk.count, f)

@@ -159,6 +159,12 @@ enum PolygonCheck {
         }
     }
 
+    /// An edge in the sweep: its box and its number.
+    private struct SweepKey {
+        var minLon, maxLon, minLat, maxLat: Double
+        var id: Int
+    }
+
     private static func firstCrossing(_ edges: UnsafeBufferPointer<Edge>, pairwiseUpTo: Int) -> Crossing? {
         // Few edges (up to `pairwiseUpTo`): every pair whose boxes overlap, in order; the first
         // that crosses is the least.
@@ -174,16 +180,21 @@ enum PolygonCheck {
         // keeps the least pair (by edge number) that crosses: the same pair as the loop above.
         // It sorts small keys (the box and the edge number), not the edges, so the scan reads
         // 40 contiguous bytes per edge and fetches an edge only for a pair whose boxes overlap.
-        struct Key { var minLon, maxLon, minLat, maxLat: Double; var id: Int }
-        return withUnsafeTemporaryAllocation(of: Key.self, capacity: edges.count) { keys in
+        return withUnsafeTemporaryAllocation(of: SweepKey.self, capacity: edges.count) { keys in
             var k = keys
             for (id, e) in edges.enumerated() {
-                (k.baseAddress.unsafelyUnwrapped + id).initialize(to: Key(minLon: e.minLon, maxLon: e.maxLon, minLat: e.minLat, maxLat: e.maxLat, id: id))
+                (k.baseAddress.unsafelyUnwrapped + id).initialize(to: SweepKey(minLon: e.minLon, maxLon: e.maxLon, minLat: e.minLat, maxLat: e.maxLat, id: id))
             }
             defer { keys.baseAddress.unsafelyUnwrapped.deinitialize(count: edges.count) }
             // A ring's edges come in runs of rising and falling minima, which the (run-merging)
-            // sort takes in about linear time.
-            k.sort { $0.minLon < $1.minLon }
+            // sort takes in about linear time. Up to `insertionSortUpTo` keys (a 32-gon has 32)
+            // an insertion sort in place does it without the general sort's buffer and closure
+            // calls; the sweep below finds the same pair whatever the order of equal minima.
+            if k.count <= insertionSortUpTo {
+                insertionSort(k)
+            } else {
+                k.sort { $0.minLon < $1.minLon }
+            }
             var best: (Int, Int)?
             for x in 0..<k.count {
                 let e = k[x]
@@ -200,6 +211,24 @@ enum PolygonCheck {
             }
             guard let (lo, hi) = best else { return nil }
             return Crossing(ringA: edges[lo].ring, edgeA: edges[lo].k, ringB: edges[hi].ring, edgeB: edges[hi].k)
+        }
+    }
+
+    /// Key counts up to this are sorted by `insertionSort`.
+    static let insertionSortUpTo = 64
+
+    /// Sorts `keys` by `minLon`, stably, by insertion (O(n²) moves at worst, about linear on the
+    /// runs of a ring's edges).
+    private static func insertionSort(_ keys: UnsafeMutableBufferPointer<SweepKey>) {
+        guard keys.count > 1, let base = keys.baseAddress else { return }
+        for i in 1..<keys.count {
+            let key = base[i]
+            var j = i
+            while j > 0, base[j - 1].minLon > key.minLon {
+                base[j] = base[j - 1]
+                j -= 1
+            }
+            if j != i { base[j] = key }
         }
     }
 

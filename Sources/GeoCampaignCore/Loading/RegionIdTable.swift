@@ -33,8 +33,13 @@ struct RegionIdTable {
     /// Adds `id` defined at `place` unless it is known; returns the earlier place if it was.
     /// - Complexity: O(1) amortized, one hash of `id`.
     mutating func insert(_ id: String, _ place: RegionPlace) -> RegionPlace? {
+        insert(id, place, hash: id.hashValue)
+    }
+
+    /// As `insert(id, place)`, with `hash` being `id.hashValue` (computed beforehand, on the
+    /// thread that decoded the id).
+    mutating func insert(_ id: String, _ place: RegionPlace, hash h: Int) -> RegionPlace? {
         if keys.count + 1 > capacity { reserveCapacity(max(keys.count + 1, 2 * capacity, 8)) }
-        let h = id.hashValue
         var s = h & (slots.count - 1)
         while true {
             let k = Int(slots[s])

@@ -91,4 +91,32 @@ final class JSONParallelParseTests: XCTestCase {
         assertSameInParts(collection(2_000) { i in i == 10 ? #"{"n":\#(dense)}"# : nil }, "dense early")
         assertSameInParts(collection(2_000) { i in i == 1_990 ? #"{"n":\#(dense)}"# : nil }, "dense late")
     }
+
+    /// Parts with enough nodes to be moved down in blocks of 65,536 (at least four) give the
+    /// nodes of one pass: onto a place they overlap (dense short numbers: one block after
+    /// another) and onto one they do not (the bench's long coordinates: blocks on all cores).
+    func testLargePartsMovedDownEqualOnePass() throws {
+        var rng = SplitMix64(seed: 15)
+        let long = (1...30_000).map { i -> String in
+            let ring = (0..<16).map { _ in
+                "[-12\(Double(rng.next() % 1_000_000_000) / 1e9 + 1),37.\(100_000 + rng.next() % 900_000)]"
+            }.joined(separator: ",")
+            return #"{"type":"Feature","id":"p-\#(i)","properties":{},"geometry":{"type":"Polygon","coordinates":[[\#(ring)]]}}"#
+        }
+        let sparse = "{\"type\":\"FeatureCollection\",\"features\":[\n" + long.joined(separator: ",\n") + "\n]}\n"
+        for (text, count) in [(collection(40_000), 40_000), (sparse, 30_000)] {
+            let one = try JSONParser(bytes: Array(text.utf8)).document(parts: 1)
+            let two = try JSONParser(bytes: Array(text.utf8)).document(parts: 2)
+            let a = one.tape.nodes, b = two.tape.nodes
+            XCTAssertGreaterThan(a.count, 2 * 4 * 65_536, "the second part has at least four blocks")
+            XCTAssertEqual(a.count, b.count)
+            var differing = 0
+            for k in 0..<min(a.count, b.count) {
+                let x = a[k], y = b[k]
+                if x.kind != y.kind || x.offset != y.offset || x.packed != y.packed || x.number.bitPattern != y.number.bitPattern { differing += 1 }
+            }
+            XCTAssertEqual(differing, 0)
+            XCTAssertEqual(JSONNode(document: two, index: 0)["features"]?.array?.count, count)
+        }
+    }
 }
