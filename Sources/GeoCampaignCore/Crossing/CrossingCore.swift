@@ -171,17 +171,12 @@ struct CrossingCore: Sendable {
         }
 
         // Pass 1: the regions near each fix. The index queries have no dependency from one fix
-        // to the next, so their memory loads overlap.
-        for i in 0..<fixes.count {
+        // to the next, so the probe runs them as a pipeline, a few fixes ahead.
+        probe.candidates(count: fixes.count, point: { i in
             let fix = fixes[i]
-            var anyUsed = false
-            for g in 0..<groupCount where fix.isUsed(maxAccuracy: groups[g].maxAccuracyM) {
-                anyUsed = true
-                break
-            }
-            if anyUsed { probe.candidates(lat: fix.lat, lon: fix.lon, cache: cache, into: &near) }
-            ends[i] = Int32(truncatingIfNeeded: near.count)
-        }
+            for g in 0..<groupCount where fix.isUsed(maxAccuracy: groups[g].maxAccuracyM) { return (fix.lat, fix.lon) }
+            return nil
+        }, cache: cache, into: &near, ends: ends)
 
         // Pass 2: the state machines, fix by fix.
         var out = [[Visit]](repeating: [], count: campaignCount)
