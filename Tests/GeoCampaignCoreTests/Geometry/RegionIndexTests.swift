@@ -115,10 +115,7 @@ final class RegionIndexTests: XCTestCase {
     /// nothing whose exact box is more than a float's step (about 2 m) away.
     func testDenseAndTiledLevelsEqualBruteForceAndCandidatesCoverThem() {
         var rng = SplitMix64(seed: 77)
-        let city = Coordinate(lat: 47.37, lon: 8.54)
-        var regions = Self.randomRegions(1_200, rng: &rng, around: city, spreadDeg: 0.1, sizes: [40, 100, 250, 600])
-        regions += Self.randomRegions(100, rng: &rng, sizes: [100, 5_000])
-        let engine = CrossingEngine(campaign: Campaign(id: "x", regions: regions, rules: [], offers: []), settings: Settings())
+        let (engine, city) = Self.cityEngine(&rng)
         let index = engine.index
         XCTAssertTrue(index.levels.elements.contains { $0.width > 0 }, "a dense level")
         XCTAssertTrue(index.levels.elements.contains { $0.width == 0 }, "a tiled level")
@@ -166,6 +163,15 @@ final class RegionIndexTests: XCTestCase {
         XCTAssertGreaterThan(extra, 0, "edge points just outside a box come back as candidates")
     }
 
+    /// An engine over 1,200 random regions of a city (a dense level) and 100 spread over the
+    /// globe (a tiled level), and the city's centre.
+    static func cityEngine(_ rng: inout SplitMix64) -> (engine: CrossingEngine, city: Coordinate) {
+        let city = Coordinate(lat: 47.37, lon: 8.54)
+        var regions = randomRegions(1_200, rng: &rng, around: city, spreadDeg: 0.1, sizes: [40, 100, 250, 600])
+        regions += randomRegions(100, rng: &rng, sizes: [100, 5_000])
+        return (CrossingEngine(campaign: Campaign(id: "x", regions: regions, rules: [], offers: []), settings: Settings()), city)
+    }
+
     /// Candidates of points `0 ..< points.count` by the pipelined probe, per point (nil points skipped).
     static func pipelined(_ probe: RegionIndex.Probe, _ points: [Coordinate?], cache: UnsafeMutableBufferPointer<RegionIndex.CellCache>) -> [[Int32]] {
         var near = ScratchBuffer<Int32>(capacity: 16)
@@ -185,10 +191,7 @@ final class RegionIndexTests: XCTestCase {
     /// tracks shorter and longer than the pipeline, with points skipped and points not finite.
     func testPipelinedCandidatesEqualOneProbePerPoint() {
         var rng = SplitMix64(seed: 78)
-        let city = Coordinate(lat: 47.37, lon: 8.54)
-        var regions = Self.randomRegions(1_200, rng: &rng, around: city, spreadDeg: 0.1, sizes: [40, 100, 250, 600])
-        regions += Self.randomRegions(100, rng: &rng, sizes: [100, 5_000])
-        let engine = CrossingEngine(campaign: Campaign(id: "x", regions: regions, rules: [], offers: []), settings: Settings())
+        let (engine, city) = Self.cityEngine(&rng)
         let index = engine.index
         XCTAssertTrue(index.levels.elements.contains { $0.width > 0 } && index.levels.elements.contains { $0.width == 0 })
         let cache = UnsafeMutableBufferPointer<RegionIndex.CellCache>.allocate(capacity: index.levels.count)
