@@ -148,6 +148,27 @@ struct CrossingCore: Sendable {
         tracks.removeSubrange(kept...)
     }
 
+    /// How many fixes ahead pass 2 asks for the cache lines of the regions it will classify.
+    static let recordsAhead = 2
+
+    /// Asks for the lines pass 2 reads first for candidates `near[from ..< to]` of a later fix:
+    /// the region's inside box, its record (112 bytes, two or three lines) and its grid header.
+    @inline(__always)
+    private func prefetchRecords(_ near: ScratchBuffer<Int32>, from: Int, to: Int, _ records: UnsafeBufferPointer<CompiledRegions.Record>,
+                                 _ insideBoxes: UnsafeBufferPointer<RegionIndex.FloatBox>, _ headers: UnsafeBufferPointer<PolygonCellGrids.Header>) {
+        guard let record = records.baseAddress, let box = insideBoxes.baseAddress, let header = headers.baseAddress else { return }
+        for n in from..<to {
+            let r = Int(near[n])
+            prefetch(box + r)
+            let at = UnsafeRawPointer(record + r)
+            prefetch(at)
+            prefetch(at + 64)
+            prefetch(at + (MemoryLayout<CompiledRegions.Record>.size - 1))
+            prefetch(header + r)
+            prefetch(UnsafeRawPointer(header + r) + (MemoryLayout<PolygonCellGrids.Header>.size - 1))
+        }
+    }
+
     private func collect(fixes: UnsafeBufferPointer<Fix>, tEnd: Int64,
                          resume: (state: UnsafeMutablePointer<CrossingResume>, compiled: [[Int32]])?) -> [[Visit]] {
         let regions = self.regions.view
@@ -171,17 +192,12 @@ struct CrossingCore: Sendable {
         }
 
         // Pass 1: the regions near each fix. The index queries have no dependency from one fix
-        // to the next, so their memory loads overlap.
-        for i in 0..<fixes.count {
+        // to the next, so the probe runs them as a pipeline, a few fixes ahead.
+        probe.candidates(count: fixes.count, point: { i in
             let fix = fixes[i]
-            var anyUsed = false
-            for g in 0..<groupCount where fix.isUsed(maxAccuracy: groups[g].maxAccuracyM) {
-                anyUsed = true
-                break
-            }
-            if anyUsed { probe.candidates(lat: fix.lat, lon: fix.lon, cache: cache, into: &near) }
-            ends[i] = Int32(truncatingIfNeeded: near.count)
-        }
+            for g in 0..<groupCount where fix.isUsed(maxAccuracy: groups[g].maxAccuracyM) { return (fix.lat, fix.lon) }
+            return nil
+        }, cache: cache, into: &near, ends: ends)
 
         // Pass 2: the state machines, fix by fix.
         var out = [[Visit]](repeating: [], count: campaignCount)
@@ -206,6 +222,7 @@ struct CrossingCore: Sendable {
             let fix = fixes[i]
             let nearEnd = Int(ends[i])
             defer { nearStart = nearEnd }
+            if i + Self.recordsAhead < fixes.count { prefetchRecords(near, from: Int(ends[i + Self.recordsAhead - 1]), to: Int(ends[i + Self.recordsAhead]), records, insideBoxes, cells.headers) }
             let t = fix.time
             var anyUsed = false
             for g in 0..<groupCount {

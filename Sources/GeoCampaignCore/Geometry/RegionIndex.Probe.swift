@@ -21,35 +21,41 @@ extension RegionIndex {
             }
         }
 
-        /// The items `start ..< end` listed in the cell of level `l` that holds (lat, lon) (an
-        /// empty range when none). With a `cache` (one entry per level), the last tile looked up
-        /// on each tiled level is remembered, so a point in the same tile as the previous one
-        /// costs no hash probe. The level's fields are read through the pointer one by one:
-        /// copying the whole level costs more in the per-fix loop.
+        /// The index in `starts` of the cell of level `l` that holds (lat, lon), or -1 when the
+        /// level lists nothing there (its items are `starts[c] ..< starts[c + 1]`). With a
+        /// `cache` (one entry per level), the last tile looked up on each tiled level is
+        /// remembered, so a point in the same tile as the previous one costs no hash probe. The
+        /// level's fields are read through the pointer one by one: copying the whole level costs
+        /// more in the per-fix loop.
         @inline(__always)
-        func cellItems(level l: Int, lat: Double, lon: Double, cache: UnsafeMutableBufferPointer<RegionIndex.CellCache>?) -> (start: Int, end: Int) {
-            guard let level = levels.baseAddress else { return (0, 0) }
+        func cell(level l: Int, lat: Double, lon: Double, cache: UnsafeMutableBufferPointer<RegionIndex.CellCache>?) -> Int {
+            guard let level = levels.baseAddress else { return -1 }
             let inv = level[l].invCell
             let x = RegionIndex.cellIndex(lon + 180, inv)
             let y = RegionIndex.cellIndex(lat + 90, inv)
-            let c: Int
             let width = level[l].width
             if width > 0 {
                 let dx = x &- level[l].x0, dy = y &- level[l].y0
-                if UInt64(bitPattern: dx) >= UInt64(bitPattern: width) || UInt64(bitPattern: dy) >= UInt64(bitPattern: level[l].height) { return (0, 0) }
-                c = level[l].runBase + Int(truncatingIfNeeded: dy &* width &+ dx)
-            } else {
-                let tile = CellTable.tileKey(x, y)
-                let base: Int
-                if let cache {
-                    if tile != cache[l].tile { cache[l] = RegionIndex.CellCache(tile: tile, base: tileBase(tile, level[l])) }
-                    base = cache[l].base
-                } else {
-                    base = tileBase(tile, level[l])
-                }
-                if base < 0 { return (0, 0) }
-                c = base + CellTable.offsetInTile(x, y)
+                if UInt64(bitPattern: dx) >= UInt64(bitPattern: width) || UInt64(bitPattern: dy) >= UInt64(bitPattern: level[l].height) { return -1 }
+                return level[l].runBase + Int(truncatingIfNeeded: dy &* width &+ dx)
             }
+            let tile = CellTable.tileKey(x, y)
+            let base: Int
+            if let cache {
+                if tile != cache[l].tile { cache[l] = RegionIndex.CellCache(tile: tile, base: tileBase(tile, level[l])) }
+                base = cache[l].base
+            } else {
+                base = tileBase(tile, level[l])
+            }
+            return base < 0 ? -1 : base + CellTable.offsetInTile(x, y)
+        }
+
+        /// The items `start ..< end` listed in the cell of level `l` that holds (lat, lon) (an
+        /// empty range when none); `cache` as in `cell(level:lat:lon:cache:)`.
+        @inline(__always)
+        func cellItems(level l: Int, lat: Double, lon: Double, cache: UnsafeMutableBufferPointer<RegionIndex.CellCache>?) -> (start: Int, end: Int) {
+            let c = cell(level: l, lat: lat, lon: lon, cache: cache)
+            if c < 0 { return (0, 0) }
             return (Int(starts[c]), Int(starts[c + 1]))
         }
 
@@ -103,6 +109,83 @@ extension RegionIndex.Probe {
             for k in start..<end {
                 let e = Int(items[k].entry)
                 if floatBoxes[e].mayContain(lat: lat, lon: lon) { result.append(owners[e]) }
+            }
+        }
+    }
+}
+
+extension RegionIndex.Probe {
+    /// How many points ahead `candidates(count:point:cache:into:ends:)` starts on a point: it
+    /// looks up the point's cells `2 * lead` points ahead (and asks for their starts' cache
+    /// lines), reads the starts `lead` points ahead (and asks for the items' lines), reads the
+    /// items `lead / 2` points ahead (and asks for their float boxes' and owners' lines), and
+    /// then finds the point's candidates in lines that are mostly loaded by then.
+    static let lead = 4
+    /// Points whose cells are kept at once (a power of two above `2 * lead`).
+    static let ringSize = 16
+
+    /// `candidates(lat:lon:cache:into:)` for points `0 ..< count` in order, where `point(i)` is
+    /// point `i`, or nil for a point not to look up; after point `i`, `ends[i]` is
+    /// `result.count`. The same results as one call per point, found in a pipeline: a point's
+    /// loads wait on one another (cell start, item, float box), and on a large index (L:
+    /// 17 MB of cell starts, read at random) each of them misses the cache, so each is asked
+    /// for a few points before it is needed (see `lead`).
+    /// - Complexity: O(count x (levels + boxes listed in the points' cells)).
+    @inline(__always)
+    func candidates(count: Int, point: (Int) -> (lat: Double, lon: Double)?, cache: UnsafeMutableBufferPointer<RegionIndex.CellCache>,
+                    into result: inout ScratchBuffer<Int32>, ends: UnsafeMutableBufferPointer<Int32>) {
+        let levelCount = levels.count
+        guard levelCount > 0, let startBase = starts.baseAddress, let itemBase = items.baseAddress,
+              let boxBase = floatBoxes.baseAddress, let ownerBase = owners.baseAddress else {
+            for i in 0..<count { ends[i] = Int32(truncatingIfNeeded: result.count) }
+            return
+        }
+        let lead = RegionIndex.Probe.lead, mask = RegionIndex.Probe.ringSize - 1
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: RegionIndex.Probe.ringSize * levelCount) { ring in
+            // ring[(i & mask) * levelCount + l]: point i's cell on level l, or -1.
+            for i in -2 * lead..<count {
+                let ahead = i + 2 * lead
+                if ahead < count {
+                    let base = (ahead & mask) * levelCount
+                    if let p = point(ahead), p.lat.isFinite, p.lon.isFinite {
+                        for l in 0..<levelCount {
+                            let c = cell(level: l, lat: p.lat, lon: p.lon, cache: cache)
+                            ring[base + l] = c
+                            if c >= 0 { prefetch(startBase + c) }
+                        }
+                    } else {
+                        for l in 0..<levelCount { ring[base + l] = -1 }
+                    }
+                }
+                let near = i + lead
+                if near >= 0 && near < count {
+                    let base = (near & mask) * levelCount
+                    for l in 0..<levelCount where ring[base + l] >= 0 { prefetch(itemBase + Int(startBase[ring[base + l]])) }
+                }
+                let next = i + lead / 2
+                if next >= 0 && next < count {
+                    let base = (next & mask) * levelCount
+                    for l in 0..<levelCount where ring[base + l] >= 0 {
+                        let c = ring[base + l]
+                        for k in Int(startBase[c])..<Int(startBase[c + 1]) {
+                            let e = Int(itemBase[k].entry)
+                            prefetch(boxBase + e)
+                            prefetch(ownerBase + e)
+                        }
+                    }
+                }
+                guard i >= 0 else { continue }
+                let base = (i & mask) * levelCount
+                if let p = point(i) {
+                    for l in 0..<levelCount where ring[base + l] >= 0 {
+                        let c = ring[base + l]
+                        for k in Int(startBase[c])..<Int(startBase[c + 1]) {
+                            let e = Int(itemBase[k].entry)
+                            if boxBase[e].mayContain(lat: p.lat, lon: p.lon) { result.append(ownerBase[e]) }
+                        }
+                    }
+                }
+                ends[i] = Int32(truncatingIfNeeded: result.count)
             }
         }
     }

@@ -115,10 +115,7 @@ final class RegionIndexTests: XCTestCase {
     /// nothing whose exact box is more than a float's step (about 2 m) away.
     func testDenseAndTiledLevelsEqualBruteForceAndCandidatesCoverThem() {
         var rng = SplitMix64(seed: 77)
-        let city = Coordinate(lat: 47.37, lon: 8.54)
-        var regions = Self.randomRegions(1_200, rng: &rng, around: city, spreadDeg: 0.1, sizes: [40, 100, 250, 600])
-        regions += Self.randomRegions(100, rng: &rng, sizes: [100, 5_000])
-        let engine = CrossingEngine(campaign: Campaign(id: "x", regions: regions, rules: [], offers: []), settings: Settings())
+        let (engine, city) = Self.cityEngine(&rng)
         let index = engine.index
         XCTAssertTrue(index.levels.elements.contains { $0.width > 0 }, "a dense level")
         XCTAssertTrue(index.levels.elements.contains { $0.width == 0 }, "a tiled level")
@@ -164,5 +161,69 @@ final class RegionIndexTests: XCTestCase {
         }
         XCTAssertGreaterThan(found, 5_000)
         XCTAssertGreaterThan(extra, 0, "edge points just outside a box come back as candidates")
+    }
+
+    /// An engine over 1,200 random regions of a city (a dense level) and 100 spread over the
+    /// globe (a tiled level), and the city's centre.
+    static func cityEngine(_ rng: inout SplitMix64) -> (engine: CrossingEngine, city: Coordinate) {
+        let city = Coordinate(lat: 47.37, lon: 8.54)
+        var regions = randomRegions(1_200, rng: &rng, around: city, spreadDeg: 0.1, sizes: [40, 100, 250, 600])
+        regions += randomRegions(100, rng: &rng, sizes: [100, 5_000])
+        return (CrossingEngine(campaign: Campaign(id: "x", regions: regions, rules: [], offers: []), settings: Settings()), city)
+    }
+
+    /// Candidates of points `0 ..< points.count` by the pipelined probe, per point (nil points skipped).
+    static func pipelined(_ probe: RegionIndex.Probe, _ points: [Coordinate?], cache: UnsafeMutableBufferPointer<RegionIndex.CellCache>) -> [[Int32]] {
+        var near = ScratchBuffer<Int32>(capacity: 16)
+        defer { near.free() }
+        let ends = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(1, points.count))
+        defer { ends.deallocate() }
+        probe.candidates(count: points.count, point: { i in points[i].map { ($0.lat, $0.lon) } }, cache: cache, into: &near, ends: ends)
+        var start = 0
+        return points.indices.map { i in
+            defer { start = Int(ends[i]) }
+            return (start..<Int(ends[i])).map { near[$0] }
+        }
+    }
+
+    /// The pipelined probe of a whole track (the crossing's pass 1) gives every point the
+    /// candidates of one probe per point, in the same order, on dense and tiled levels, for
+    /// tracks shorter and longer than the pipeline, with points skipped and points not finite.
+    func testPipelinedCandidatesEqualOneProbePerPoint() {
+        var rng = SplitMix64(seed: 78)
+        let (engine, city) = Self.cityEngine(&rng)
+        let index = engine.index
+        XCTAssertTrue(index.levels.elements.contains { $0.width > 0 } && index.levels.elements.contains { $0.width == 0 })
+        let cache = UnsafeMutableBufferPointer<RegionIndex.CellCache>.allocate(capacity: index.levels.count)
+        defer { cache.deallocate() }
+        var compared = 0, nonEmpty = 0
+        withExtendedLifetime(index) {
+            let probe = index.probe
+            for length in [0, 1, 2, 3, 5, 8, 9, 16, 17, 33, 500] {
+                // A walk through the city (consecutive points close, as a user's fixes are), with
+                // jumps, skipped points and points that are not finite.
+                var p = Coordinate(lat: city.lat + (rng.unit() - 0.5) * 0.1, lon: city.lon + (rng.unit() - 0.5) * 0.1)
+                let points: [Coordinate?] = (0..<length).map { _ in
+                    p = rng.unit() < 0.05 ? Coordinate(lat: city.lat + (rng.unit() - 0.5) * 0.1, lon: city.lon + (rng.unit() - 0.5) * 0.1)
+                        : Coordinate(lat: p.lat + (rng.unit() - 0.5) * 0.002, lon: p.lon + (rng.unit() - 0.5) * 0.002)
+                    let u = rng.unit()
+                    return u < 0.1 ? nil : (u < 0.12 ? Coordinate(lat: .nan, lon: p.lon) : p)
+                }
+                cache.initialize(repeating: RegionIndex.CellCache())
+                let got = Self.pipelined(probe, points, cache: cache)
+                cache.initialize(repeating: RegionIndex.CellCache())
+                for (i, q) in points.enumerated() {
+                    var near = ScratchBuffer<Int32>(capacity: 16)
+                    if let q { probe.candidates(lat: q.lat, lon: q.lon, cache: cache, into: &near) }
+                    let one = (0..<near.count).map { near[$0] }
+                    near.free()
+                    XCTAssertEqual(got[i], one, "point \(i) of \(length)")
+                    compared += 1
+                    if !one.isEmpty { nonEmpty += 1 }
+                }
+            }
+        }
+        XCTAssertEqual(compared, 594)
+        XCTAssertGreaterThan(nonEmpty, 200, "most points of the walk have candidates")
     }
 }
