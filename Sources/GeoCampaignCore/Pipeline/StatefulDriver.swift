@@ -129,8 +129,9 @@ public struct StatefulDriver {
         // (one ordered pass), each block's as the workers may start it, and decoded, cut of
         // their late fixes, on the worker threads with the replay. Each finished block's
         // records are written, and its output kept, on this thread between those reads and
-        // while the workers compute the next blocks: one thread uses the database. A damaged record or a late fix with --strict
-        // is told below, and the transaction is then rolled back.
+        // while the workers compute the next blocks: one thread uses the database. A damaged
+        // record or a late fix with --strict is told below, and the transaction is then rolled
+        // back.
         var output = Array(header.utf8)
         var counters = ReplayCounters()
         var damaged: UserResult?

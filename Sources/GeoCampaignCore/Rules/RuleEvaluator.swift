@@ -57,7 +57,7 @@ public struct RuleEvaluator: Sendable {
     ///   the timeline (from `from`) for `during`.
     public func triggers(visits: [Visit], t0: Int64, tEnd: Int64, from: Int64 = .min) -> [Trigger] {
         guard t0 <= tEnd else { return [] }
-        let start = from > t0 && from <= tEnd ? max(t0, from - 1) : t0
+        let start = from > t0 && from <= tEnd ? from - 1 : t0
         let ctx = EvaluationContext(visits: visits, domain: IntervalSet.timeline(t0: start, tEnd: tEnd))
         var out: [Trigger] = []
         for rule in conditions.indices {
