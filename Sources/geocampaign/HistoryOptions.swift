@@ -19,7 +19,7 @@ extension HistoryOptions {
 
     /// `--state`, `--final`, `--state-info`: stateful runs (state.md 1).
     static let stateSpecs: [OptionSpec] = [
-        .value("state", "PATH", "Continue from the state database at PATH (created when missing) and print only what this batch settles (state.md 1)."),
+        .value("state", "PATH", "Continue from the state database at PATH (created when missing; PATH-wal, PATH-shm and PATH-lock beside it belong to it: docs/state.md) and print only what this batch settles (state.md 1)."),
         .flag("final", "With --state: the history is complete; print what is held and close the state."),
         .flag("state-info", "With --state and no --history: print what the state holds (runs, users, campaigns, held decisions, size)."),
     ]

@@ -7,7 +7,7 @@ struct StreamCommand: Command {
     static let abstract = "Decide live: read fixes as they arrive and print each decision as soon as it is settled."
     static let usage = "geocampaign stream --state PATH [--history FILE|-] [--follow] [--output FILE] [options]"
     static let options: [OptionSpec] = [
-        .value("state", "PATH", "The state database (required; the same as batch runs use)."),
+        .value("state", "PATH", "The state database (required; the same as batch runs use; held by this stream until it ends, through PATH-lock)."),
         .value("campaigns", "PATH", "A campaign folder or file (default: ./campaigns).", repeatable: true),
         .value("history", "FILE", "Read this file ('-' or none: standard input, a pipe)."),
         .flag("follow", "Keep reading the --history file as it grows, as tail -f does."),
