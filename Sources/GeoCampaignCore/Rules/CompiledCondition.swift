@@ -32,6 +32,27 @@ indirect enum CompiledCondition: Sendable {
         }
     }
 
+    /// Whether the condition can hold at some instant at or after `t` over `visits`, whatever
+    /// the timeline: false only when it cannot. A leaf can hold at or after `t` only through a
+    /// matching visit that qualifies (its duration, as the leaf counts it) and whose span ends
+    /// after `t` (`inside`, `dwelled`: the exit; `visited`: `q + within`; `sequence`: the first
+    /// step's `q + within`, and every step needs an occurrence); `during` and `not` can hold
+    /// anywhere. `all` needs every part, `any` one. One pass over the visits at most, no
+    /// allocation, so that `RuleEvaluator.triggers` skips the rules that cannot start at or
+    /// after a resumed user's old horizon, or that no visit of the user matches.
+    /// - Complexity: O(v) per leaf for v visits.
+    func mayHold(atOrAfter t: Int64, _ visits: [Visit]) -> Bool {
+        switch self {
+        case .inside(let e): return visits.contains { e.mask.contains($0.region) && InsideEvaluator.span($0).end > t }
+        case .dwelled(let e): return visits.contains { e.mask.contains($0.region) && (e.span($0)?.end ?? .min) > t }
+        case .visited(let e): return e.mayHold(atOrAfter: t, visits)
+        case .sequence(let e): return e.mayHold(atOrAfter: t, visits)
+        case .during, .not: return true
+        case .all(let parts): return parts.allSatisfy { $0.mayHold(atOrAfter: t, visits) }
+        case .any(let parts): return parts.contains { $0.mayHold(atOrAfter: t, visits) }
+        }
+    }
+
     /// Evaluates the condition and every sub-condition for one user (each set clipped to the timeline).
     func evaluate(_ ctx: EvaluationContext) -> EvaluatedCondition {
         switch self {

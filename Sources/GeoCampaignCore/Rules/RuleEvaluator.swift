@@ -58,9 +58,16 @@ public struct RuleEvaluator: Sendable {
     public func triggers(visits: [Visit], t0: Int64, tEnd: Int64, from: Int64 = .min) -> [Trigger] {
         guard t0 <= tEnd else { return [] }
         let start = from > t0 && from <= tEnd ? from - 1 : t0
-        let ctx = EvaluationContext(visits: visits, domain: IntervalSet.timeline(t0: start, tEnd: tEnd))
+        let domain = IntervalSet.timeline(t0: start, tEnd: tEnd)
+        // A trigger lies at or after `from`, in the timeline and in the active window: none when
+        // the window ends before the first such instant or starts after the timeline.
+        let first = max(from, domain.start)
+        guard active.end > first && active.start < domain.end else { return [] }
+        let ctx = EvaluationContext(visits: visits, domain: domain)
         var out: [Trigger] = []
-        for rule in conditions.indices {
+        // A rule that cannot hold at or after `first` over these visits (a resumed user's kept
+        // visits all end before the old horizon, or no visit matches) has no trigger to give.
+        for rule in conditions.indices where conditions[rule].mayHold(atOrAfter: first, visits) {
             let (evaluated, set) = evaluate(rule: rule, ctx)
             for t in set.starts where t >= from {
                 out.append(Trigger(time: t, campaign: campaignIndex, rule: rule,

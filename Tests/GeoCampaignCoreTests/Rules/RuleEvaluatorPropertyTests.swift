@@ -97,20 +97,50 @@ final class RuleEvaluatorPropertyTests: XCTestCase {
         }
     }
 
+    /// Up to 7 random visits within `[t0, tEnd]`, some of them open.
+    func randomVisits(_ rng: inout SplitMix, _ t0: Int64, _ tEnd: Int64) -> [Visit] {
+        var visits: [Visit] = []
+        for _ in 0..<Int(rng.next() % 8) {
+            let enter = t0 + Int64(rng.next() % UInt64(tEnd - t0 + 1))
+            let r = Int32(rng.next() % 3)
+            if rng.next() % 5 == 0 {
+                visits.append(visit(r, enter, nil, lastSeen: enter + Int64(rng.next() % UInt64(tEnd - enter + 1))))
+            } else {
+                visits.append(visit(r, enter, min(tEnd, enter + Int64(rng.next() % 30))))
+            }
+        }
+        return visits
+    }
+
+    /// `CompiledCondition.mayHold(atOrAfter:)` says false only when the condition holds at no
+    /// instant at or after `t`, whatever the timeline (checked on a timeline far wider than the
+    /// visits); and it says false often enough to be tested (a `true` everywhere would pass the
+    /// first half).
+    func testMayHoldIsFalseOnlyWhenNothingHoldsFromThere() {
+        var rng = SplitMix(seed: 909)
+        var saidNo = 0
+        for round in 0..<1500 {
+            let t0 = Int64(rng.next() % 20), tEnd = t0 + Int64(rng.next() % 120)
+            let visits = randomVisits(&rng, t0, tEnd)
+            let cond = randomCondition(&rng, depth: 0)
+            let c = campaign(regions: regions, conditions: [cond])
+            let evaluator = RuleEvaluator(campaign: c, campaignIndex: 0)
+            let set = evaluator.intervals(rule: 0, visits: visits, t0: -1_000, tEnd: 1_000)
+            let t = t0 + Int64(rng.next() % UInt64(tEnd - t0 + 60))
+            if !evaluator.conditions[0].mayHold(atOrAfter: t, visits) {
+                saidNo += 1
+                XCTAssertLessThanOrEqual(set.intervals.last?.end ?? .min, t, "round \(round), t \(t): \(cond) \(visits)")
+            }
+        }
+        XCTAssertGreaterThan(saidNo, 300)
+    }
+
     func testTriggersAndEvidenceAgainstTheDefinitions() {
         var rng = SplitMix(seed: 2026)
+        var fromRng = SplitMix(seed: 77)  // its own, so that the rounds are those of before
         for round in 0..<600 {
             let t0 = Int64(rng.next() % 20), tEnd = t0 + Int64(rng.next() % 120)
-            var visits: [Visit] = []
-            for _ in 0..<Int(rng.next() % 8) {
-                let enter = t0 + Int64(rng.next() % UInt64(tEnd - t0 + 1))
-                let r = Int32(rng.next() % 3)
-                if rng.next() % 5 == 0 {
-                    visits.append(visit(r, enter, nil, lastSeen: enter + Int64(rng.next() % UInt64(tEnd - enter + 1))))
-                } else {
-                    visits.append(visit(r, enter, min(tEnd, enter + Int64(rng.next() % 30))))
-                }
-            }
+            let visits = randomVisits(&rng, t0, tEnd)
             let cond = randomCondition(&rng, depth: 0)
             let active = rng.next() % 3 == 0 ? ActiveWindow(fromMs: Int64(rng.next() % 60), untilMs: 60 + Int64(rng.next() % 80)) : nil
             let c = campaign(regions: regions, conditions: [cond], active: active)
@@ -121,6 +151,12 @@ final class RuleEvaluatorPropertyTests: XCTestCase {
             }
             let expected = (t0...tEnd).filter { ruleHolds($0) && ($0 == t0 || !ruleHolds($0 - 1)) }
             XCTAssertEqual(triggers.map(\.time), expected, "round \(round): \(cond) \(visits)")
+            // A resumed user's triggers (`from`: the old horizon) are the whole timeline's at or
+            // after it, whichever rules are skipped as unable to hold there.
+            let from = t0 + Int64(fromRng.next() % UInt64(tEnd - t0 + 2))
+            let resumed = RuleEvaluator(campaign: c, campaignIndex: 0).triggers(visits: visits, t0: t0, tEnd: tEnd, from: from)
+            XCTAssertEqual(resumed.map(\.time), expected.filter { $0 >= from }, "round \(round), from \(from): \(cond) \(visits)")
+            XCTAssertEqual(resumed.map(\.evidence), triggers.filter { $0.time >= from }.map(\.evidence), "round \(round), from \(from)")
             // Evidence (semantics 4.4) equals the definition when no sequence is involved (a
             // sequence may pick any covering match); always sorted by enter, then region, without repeats.
             for trigger in triggers {

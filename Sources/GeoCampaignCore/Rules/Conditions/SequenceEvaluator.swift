@@ -59,6 +59,26 @@ final class SequenceEvaluator: Sendable {
         }.sorted { ($0.enter, $0.visit) < ($1.enter, $1.visit) }
     }
 
+    /// Whether the condition can hold at or after `t` (`CompiledCondition.mayHold`): every step
+    /// needs an occurrence, and a match covers `[qmax, q1 + within)`, so some first-step
+    /// occurrence must end its span after `t`.
+    func mayHold(atOrAfter t: Int64, _ visits: [Visit]) -> Bool {
+        guard let first = condition.steps.first else { return true }
+        let firstEnds = visits.contains { v in
+            mask(0, v) && v.duration >= first.minDwellMs
+                && addSaturating(addSaturating(v.enter, first.minDwellMs), condition.withinMs) > t
+        }
+        guard firstEnds else { return false }
+        for j in condition.steps.indices.dropFirst() {
+            let minDwell = condition.steps[j].minDwellMs
+            guard visits.contains(where: { mask(j, $0) && $0.duration >= minDwell }) else { return false }
+        }
+        return true
+    }
+
+    /// Whether step `j`'s selector matches visit `v`'s region.
+    private func mask(_ j: Int, _ v: Visit) -> Bool { masks[j].contains(v.region) }
+
     func table(_ ctx: EvaluationContext) -> Table {
         let k = condition.steps.count
         let occ = (0..<k).map { occurrences(step: $0, ctx) }

@@ -37,6 +37,17 @@ final class VisitedEvaluator: Sendable {
         }
     }
 
+    /// Whether the condition can hold at or after `t` (`CompiledCondition.mayHold`): a
+    /// qualifying visit whose span ends after `t` (the count only rises at a span's start).
+    func mayHold(atOrAfter t: Int64, _ visits: [Visit]) -> Bool {
+        guard condition.atLeast >= 1 else { return true }
+        return visits.contains { v in
+            guard mask.contains(v.region), v.duration >= condition.minDwellMs else { return false }
+            let q = addSaturating(v.enter, condition.minDwellMs)
+            return (condition.withinMs.map { addSaturating(q, $0) } ?? Int64.max) > t
+        }
+    }
+
     /// The count at every change point: `(time, count)` pairs, the count holding from that time
     /// until the next pair. Counts are visits, or distinct regions with `distinct`.
     /// - Complexity: O(v log v).
