@@ -53,6 +53,28 @@ indirect enum CompiledCondition: Sendable {
         }
     }
 
+    /// Whether an interval of the condition's set can start at or after `t` over `visits`,
+    /// before any clipping to a timeline: false only when none can. A leaf's intervals start
+    /// only where a matching visit's span starts (`inside`: the enter; `dwelled`: `enter +
+    /// over`; `visited`, whose count rises only there: `q`; `sequence`: the `q` of some step's
+    /// occurrence, and it must hold there); `during` and `not` can start anywhere. An interval
+    /// of `any` starts where one of a part's does; of `all`, where one part's does while every
+    /// part holds. So a resumed user's rule over visits that all began before its old horizon
+    /// (a `visited` window still open, a long stay) is not evaluated again.
+    /// - Complexity: O(v) per leaf for v visits.
+    func mayStart(atOrAfter t: Int64, _ visits: [Visit]) -> Bool {
+        switch self {
+        case .inside(let e): return visits.contains { e.mask.contains($0.region) && InsideEvaluator.span($0).start >= t }
+        case .dwelled(let e): return visits.contains { e.mask.contains($0.region) && (e.span($0)?.start ?? .min) >= t }
+        case .visited(let e): return e.mayStart(atOrAfter: t, visits)
+        case .sequence(let e): return e.mayStart(atOrAfter: t, visits)
+        case .during, .not: return true
+        case .all(let parts):
+            return parts.allSatisfy { $0.mayHold(atOrAfter: t, visits) } && parts.contains { $0.mayStart(atOrAfter: t, visits) }
+        case .any(let parts): return parts.contains { $0.mayStart(atOrAfter: t, visits) }
+        }
+    }
+
     /// Evaluates the condition and every sub-condition for one user (each set clipped to the timeline).
     func evaluate(_ ctx: EvaluationContext) -> EvaluatedCondition {
         switch self {

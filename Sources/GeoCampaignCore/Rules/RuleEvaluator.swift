@@ -66,8 +66,13 @@ public struct RuleEvaluator: Sendable {
         let ctx = EvaluationContext(visits: visits, domain: domain)
         var out: [Trigger] = []
         // A rule that cannot hold at or after `first` over these visits (a resumed user's kept
-        // visits all end before the old horizon, or no visit matches) has no trigger to give.
-        for rule in conditions.indices where conditions[rule].mayHold(atOrAfter: first, visits) {
+        // visits all end before the old horizon, or no visit matches) has no trigger to give;
+        // nor one none of whose intervals can start then, when neither the timeline's start nor
+        // the active window's can make a start there (a resumed user: the timeline starts at
+        // `from - 1`).
+        let startsMatter = first > domain.start && active.start < first
+        for rule in conditions.indices where conditions[rule].mayHold(atOrAfter: first, visits)
+            && (!startsMatter || conditions[rule].mayStart(atOrAfter: first, visits)) {
             let (evaluated, set) = evaluate(rule: rule, ctx)
             for t in set.starts where t >= from {
                 out.append(Trigger(time: t, campaign: campaignIndex, rule: rule,

@@ -113,12 +113,12 @@ final class RuleEvaluatorPropertyTests: XCTestCase {
     }
 
     /// `CompiledCondition.mayHold(atOrAfter:)` says false only when the condition holds at no
-    /// instant at or after `t`, whatever the timeline (checked on a timeline far wider than the
-    /// visits); and it says false often enough to be tested (a `true` everywhere would pass the
-    /// first half).
-    func testMayHoldIsFalseOnlyWhenNothingHoldsFromThere() {
+    /// instant at or after `t`, and `mayStart(atOrAfter:)` only when none of its intervals
+    /// starts there, whatever the timeline (checked on a timeline far wider than the visits);
+    /// both say false often enough to be tested (a `true` everywhere would pass the first half).
+    func testMayHoldAndMayStartAreFalseOnlyWhenNothingCanBeThere() {
         var rng = SplitMix(seed: 909)
-        var saidNo = 0
+        var saidNo = 0, saidNoStart = 0
         for round in 0..<1500 {
             let t0 = Int64(rng.next() % 20), tEnd = t0 + Int64(rng.next() % 120)
             let visits = randomVisits(&rng, t0, tEnd)
@@ -126,13 +126,20 @@ final class RuleEvaluatorPropertyTests: XCTestCase {
             let c = campaign(regions: regions, conditions: [cond])
             let evaluator = RuleEvaluator(campaign: c, campaignIndex: 0)
             let set = evaluator.intervals(rule: 0, visits: visits, t0: -1_000, tEnd: 1_000)
-            let t = t0 + Int64(rng.next() % UInt64(tEnd - t0 + 60))
-            if !evaluator.conditions[0].mayHold(atOrAfter: t, visits) {
-                saidNo += 1
-                XCTAssertLessThanOrEqual(set.intervals.last?.end ?? .min, t, "round \(round), t \(t): \(cond) \(visits)")
+            let end = set.intervals.last?.end ?? .min, lastStart = set.starts.last ?? .min
+            for t in (t0 - 2)...(tEnd + 40) {
+                if !evaluator.conditions[0].mayHold(atOrAfter: t, visits) {
+                    saidNo += 1
+                    XCTAssertLessThanOrEqual(end, t, "round \(round), t \(t): \(cond) \(visits)")
+                }
+                if !evaluator.conditions[0].mayStart(atOrAfter: t, visits) {
+                    saidNoStart += 1
+                    XCTAssertLessThan(lastStart, t, "round \(round), t \(t): \(cond) \(visits)")
+                }
             }
         }
-        XCTAssertGreaterThan(saidNo, 300)
+        XCTAssertGreaterThan(saidNo, 10_000)
+        XCTAssertGreaterThan(saidNoStart, 10_000)
     }
 
     func testTriggersAndEvidenceAgainstTheDefinitions() {

@@ -76,6 +76,16 @@ final class SequenceEvaluator: Sendable {
         return true
     }
 
+    /// Whether an interval can start at or after `t` (`CompiledCondition.mayStart`): a match
+    /// starts at its largest `q`, the `q` of one of its occurrences, and holds there.
+    func mayStart(atOrAfter t: Int64, _ visits: [Visit]) -> Bool {
+        guard mayHold(atOrAfter: t, visits) else { return false }
+        return condition.steps.indices.contains { j in
+            let minDwell = condition.steps[j].minDwellMs
+            return visits.contains { mask(j, $0) && $0.duration >= minDwell && addSaturating($0.enter, minDwell) >= t }
+        }
+    }
+
     /// Whether step `j`'s selector matches visit `v`'s region.
     private func mask(_ j: Int, _ v: Visit) -> Bool { masks[j].contains(v.region) }
 

@@ -48,6 +48,15 @@ final class VisitedEvaluator: Sendable {
         }
     }
 
+    /// Whether an interval can start at or after `t` (`CompiledCondition.mayStart`): the count
+    /// rises only at a qualifying visit's `q`.
+    func mayStart(atOrAfter t: Int64, _ visits: [Visit]) -> Bool {
+        guard condition.atLeast >= 1 else { return true }
+        return visits.contains { v in
+            mask.contains(v.region) && v.duration >= condition.minDwellMs && addSaturating(v.enter, condition.minDwellMs) >= t
+        }
+    }
+
     /// The count at every change point: `(time, count)` pairs, the count holding from that time
     /// until the next pair. Counts are visits, or distinct regions with `distinct`.
     /// - Complexity: O(v log v).
