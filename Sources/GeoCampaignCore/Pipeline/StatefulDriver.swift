@@ -64,8 +64,8 @@ public struct StatefulDriver {
         /// Writes a repeated batch's output again; nil when the batch is not the latest.
         func repeated() throws -> RunSummary? {
             let hash = try hashJob.value.get()
-            _ = logReady?.value
             guard let latest, latest.command == command, try BatchHash.isSameBatch(stored: latest.batch, hash: hash, paths: paths) else { return nil }
+            _ = logReady?.value
             try writeAgain(try store.latestRun(withOutput: true) ?? latest)
             Console.err("note: this batch was already applied by run \(latest.run) of \(statePath) (at \(latest.at)); its output is written again from the state, and the state is unchanged\n")
             var summary = RunSummary(stats: HistoryStats(), counters: ReplayCounters(), clock: clock, decisions: evaluateRules)
