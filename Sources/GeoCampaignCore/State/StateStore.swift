@@ -147,40 +147,22 @@ public final class StateStore {
 
     /// Readies the write-ahead log for the run's commit, at the run's start (after `begin`), on
     /// a background thread while the run reads its batch; nothing may use this store on another
-    /// thread meanwhile, and nothing may have been written in the transaction yet.
+    /// thread meanwhile, and nothing may have been written in the transaction yet. It copies
+    /// the previous run's log into the database (`checkpoint(path:)`); when all of it was
+    /// copied, it begins the log again with a commit that changes nothing (the schema version
+    /// written as it is), then takes the write lock again for the run (as `restart()`).
     ///
-    /// While the log holds at most `logRatio` times as many pages not yet copied into the
-    /// database as the database has pages, it is left as it is and the run's commit appends to
-    /// it (after a synced commit of nothing, see below). Past that, it copies the log into the database (`checkpoint(path:)`); when all of it
-    /// was copied, it begins the log again with a commit that changes nothing (the schema
-    /// version written as it is), then takes the write lock again for the run (as `restart()`).
-    /// So the log holds at most about `logRatio + 1` times the database's pages plus one run's,
-    /// and a run copies it only every few runs (a day's run rewrites nearly every page of the
-    /// users, so the copy of several runs' log costs about what one run's did).
-    ///
-    /// The commit of nothing writes and syncs the log's new header (which SQLite syncs before
-    /// any frame when it begins the log again), and its first sync on this connection syncs
-    /// the folder too: two syncs here, beside the reading, instead of in the run's commit,
-    /// which then appends its pages after it and syncs the log once. It is not synced itself
-    /// (`synchronous = NORMAL` for it alone): the run's commit syncs it with its own pages, and
-    /// a power loss before that leaves the state as it was either way.
-    /// - Parameter logRatio: 0 copies any log with pages in it.
+    /// That commit writes and syncs the log's new header (which SQLite syncs before any frame
+    /// when it begins the log again), and its first sync on this connection syncs the folder
+    /// too: two syncs here, beside the reading, instead of in the run's commit, which then
+    /// appends its pages after it and syncs the log once. The commit of nothing is not synced
+    /// itself (`synchronous = NORMAL` for it alone): the run's commit syncs it with its own
+    /// pages, and a power loss before that leaves the state as it was either way.
     /// - Throws: as `restart()`.
-    public func prepareLog(logRatio: Int = StateStore.logRatio) throws {
-        let nothing = "BEGIN IMMEDIATE; PRAGMA user_version = \(version); COMMIT"
-        if let w = WALIndex(statePath: path), w.frames > 0, w.frames - w.backfilled <= logRatio * w.pages {
-            // The log is kept: the commit of nothing is synced (one page), so that this
-            // connection's first sync, and the folder's with it, is here and not in the run's.
-            try beginAgain(sql: nothing)
-            return
-        }
+    public func prepareLog() throws {
         guard Self.checkpoint(path: path) else { return }
-        try beginAgain(sql: "PRAGMA synchronous = NORMAL; \(nothing); PRAGMA synchronous = FULL")
+        try beginAgain(sql: "PRAGMA synchronous = NORMAL; BEGIN IMMEDIATE; PRAGMA user_version = \(version); COMMIT; PRAGMA synchronous = FULL")
     }
-
-    /// How many times the database's pages a batch run leaves in the write-ahead log before
-    /// copying it into the database (`prepareLog`).
-    public static let logRatio = 2
 
     /// Rolls the run's transaction back (`begin` may have raised an old schema's version, which
     /// must become durable with the run's commit only), runs `sql`, and begins the run's
@@ -431,33 +413,4 @@ final class StateLock {
     }
 
     deinit { close(fd) }
-}
-
-/// What the write-ahead log's index (the file `PATH-shm`, https://www.sqlite.org/walformat.html,
-/// "The WAL-Index Header") says: the log's frames (`mxFrame`), how many of them a checkpoint has
-/// copied into the database (`nBackfill`), and the database's size in pages (`nPage`), as of
-/// the last commit. Read without SQLite while the reader holds the database's write lock (no
-/// commit can change them, and only that reader checkpoints); nil when the file is missing,
-/// short, or its two copies of the header differ (then a run checkpoints, as before).
-struct WALIndex {
-    var frames: Int
-    var backfilled: Int
-    var pages: Int
-
-    init?(statePath: String) {
-        let fd = open(statePath + "-shm", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        // Two copies of the 48-byte header, then the checkpoint information (nBackfill first).
-        var b = [UInt8](repeating: 0, count: 100)
-        guard b.withUnsafeMutableBytes({ pread(fd, $0.baseAddress, 100, 0) }) == 100,
-              b[0..<48].elementsEqual(b[48..<96]), b[12] == 1 else { return nil }
-        // Native byte order (the file is not portable between machines).
-        func u32(_ at: Int) -> Int { Int(b.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at, as: UInt32.self) }) }
-        guard u32(0) == 3_007_000 else { return nil }
-        frames = u32(16)
-        pages = u32(20)
-        backfilled = u32(96)
-        guard backfilled <= frames else { return nil }
-    }
 }
