@@ -44,11 +44,11 @@ public struct StatefulDriver {
         var committed = false
         defer { if !committed { store.rollback() } }
         // The last run's pages, still in the write-ahead log, are copied into the database on
-        // another connection while this one holds the lock and the batch is read (state.md,
-        // "Performance" in docs/state.md).
-        let statePath = statePath
-        let checkpoint = BackgroundTask { StateStore.checkpoint(path: statePath) }
-        defer { _ = checkpoint.value }
+        // another connection while this one holds the lock and the batch is read, and the log
+        // is begun again (`StateStore.prepareLog`; "Performance" in docs/state.md). The store
+        // is not used on this thread from its start until it has finished.
+        var logReady: BackgroundTask<Result<Void, Error>>?
+        defer { _ = logReady?.value }
 
         // The batch's hash is needed first only on a state that a new batch may not continue
         // (to tell a repeat, which is allowed, from an error); otherwise it is computed beside
@@ -65,6 +65,7 @@ public struct StatefulDriver {
         func repeated() throws -> RunSummary? {
             let hash = try hashJob.value.get()
             guard let latest, latest.command == command, try BatchHash.isSameBatch(stored: latest.batch, hash: hash, paths: paths) else { return nil }
+            _ = logReady?.value
             try writeAgain(try store.latestRun(withOutput: true) ?? latest)
             Console.err("note: this batch was already applied by run \(latest.run) of \(statePath) (at \(latest.at)); its output is written again from the state, and the state is unchanged\n")
             var summary = RunSummary(stats: HistoryStats(), counters: ReplayCounters(), clock: clock, decisions: evaluateRules)
@@ -84,6 +85,7 @@ public struct StatefulDriver {
         let options = Replay.Options(threads: history.threads, evaluateRules: evaluateRules)
         let campaignPaths = history.campaignPaths
         let cached = try store.sourceFingerprints()
+        logReady = BackgroundTask { Result { try store.prepareLog() } }
         let job = BackgroundTask { () -> Result<(CampaignSet, Replay, Fingerprints), Error> in
             do {
                 let set = try CampaignLoading.load(campaignPaths).campaignSet
@@ -106,9 +108,9 @@ public struct StatefulDriver {
         var stats = readStats
         clock.lap("read")
 
-        // Nothing is written before the checkpoint has finished; the transaction then begins
-        // again, so that the commit writes the log from its beginning.
-        if checkpoint.value { try store.restart() }
+        // Nothing is written before the log is ready; the transaction then begins again, so
+        // that the commit writes the log from its beginning.
+        try logReady?.value.get()
 
         // Which campaigns continue (state.md 1.3).
         let (entries, campaignOfSlot) = try Self.reconcile(store: store, campaigns: campaigns, runs: runs, fingerprints: fingerprints.values)

@@ -37,4 +37,39 @@ final class StateStoreTests: XCTestCase {
         }
         store.rollback()
     }
+
+    /// `prepareLog` begins the write-ahead log again (the log's header counts its restarts: its
+    /// checkpoint sequence number, bytes 12-15, big-endian) before the run writes anything,
+    /// keeps the write lock for the run, and changes nothing the state holds; the run's commit
+    /// then appends to that log instead of beginning it again.
+    func testPrepareLogBeginsTheLogAgainBeforeTheRunWrites() throws {
+        let path = dir.appendingPathComponent("state.db").path
+        func restarts() throws -> UInt32 {
+            let b = try Data(contentsOf: URL(fileURLWithPath: path + "-wal"))
+            return b[12..<16].reduce(0) { $0 << 8 | UInt32($1) }
+        }
+        do {
+            let store = try StateStore(path: path, create: true)
+            try store.begin()
+            try store.userWriter().put("u1", held: 1, record: [1, 2, 3])
+            try store.setMeta("runs", "1")
+            try store.commit()
+        }
+        let store = try StateStore(path: path, create: true)
+        try store.begin()
+        let digest = try store.contentDigest()
+        let before = try restarts()
+        try store.prepareLog()
+        XCTAssertEqual(try restarts(), before + 1, "the log is begun again by prepareLog")
+        XCTAssertEqual(try store.contentDigest(), digest)
+        // The run still holds the write lock.
+        let other = try SQLiteDatabase(path: path, create: false)
+        XCTAssertThrowsError(try other.exec("BEGIN IMMEDIATE"))
+        try store.userWriter().put("u2", held: 0, record: [4])
+        try store.commit()
+        XCTAssertEqual(try restarts(), before + 1, "the run's commit appends to the log")
+        XCTAssertEqual(try store.userReader().record("u2"), [4])
+        XCTAssertEqual(try store.userReader().record("u1"), [1, 2, 3])
+        XCTAssertEqual(store.version, StateStore.schemaVersion)
+    }
 }
