@@ -1,3 +1,5 @@
+import Foundation
+
 /// A file's bytes in memory of their own, read through a plain pointer: the JSON document of an
 /// import and the source file quoting its lines share one copy (a 95 MB GeoJSON file was held
 /// twice while it was decoded).
@@ -23,5 +25,26 @@ final class FileBytes: @unchecked Sendable {
 
     deinit {
         UnsafeMutableRawPointer(mutating: buffer.baseAddress)?.deallocate()
+    }
+}
+
+/// Advice to the kernel that large memory written once from start to end (an import's bytes,
+/// the nodes parsed from them) be backed by 2 MiB pages where it can (`MADV_HUGEPAGE`): one
+/// page fault per 2 MiB instead of one per 4 KiB (a 95 MB import and its nodes took some 60,000
+/// faults). The bytes are the same either way; the kernel may ignore the advice.
+enum HugePages {
+    /// Memory below this many bytes is left as it is.
+    static let from = 4 << 20
+
+    /// Advises huge pages for the whole 2 MiB pages within `bytes` bytes at `p`.
+    static func advise(_ p: UnsafeMutableRawPointer, bytes: Int) {
+        #if os(Linux)
+        guard bytes >= from else { return }
+        let huge = 2 << 20
+        let base = Int(bitPattern: p)
+        let start = (base + huge - 1) / huge * huge, end = (base + bytes) / huge * huge
+        guard end > start, let s = UnsafeMutableRawPointer(bitPattern: start) else { return }
+        _ = madvise(s, end - start, Int32(MADV_HUGEPAGE))
+        #endif
     }
 }

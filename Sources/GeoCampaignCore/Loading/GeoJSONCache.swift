@@ -136,6 +136,7 @@ final class GeoJSONCache {
         guard let f = fopen(path, "rb") else { return nil }
         defer { fclose(f) }
         var memory = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, expected))
+        if let base = memory.baseAddress { HugePages.advise(base, bytes: memory.count) }
         var count: Int
         if expected >= parallelReadFrom {
             // Large files in pieces on all cores (the copy from the page cache, and the first

@@ -488,24 +488,14 @@ struct JSONParser {
             if b[j] == 0x30 {
                 j += 1
             } else {
-                while j < n {
-                    let d = b[j] &- 0x30
-                    if d > 9 { break }
-                    mantissa = mantissa &* 10 &+ UInt64(d)
-                    j += 1
-                }
+                digits(&j, &mantissa)
             }
             var digitCount = j - intStart
             var fraction = 0
             if j < n, b[j] == 0x2E {
                 j += 1
                 let fractionStart = j
-                while j < n {
-                    let d = b[j] &- 0x30
-                    if d > 9 { break }
-                    mantissa = mantissa &* 10 &+ UInt64(d)
-                    j += 1
-                }
+                digits(&j, &mantissa)
                 fraction = j - fractionStart
                 guard fraction > 0 else {
                     i = j
@@ -534,6 +524,42 @@ struct JSONParser {
             let text = String(decoding: UnsafeBufferPointer(rebasing: b[start..<j]), as: UTF8.self)
             guard let d = Double(text), d.isFinite else { throw problem("a number is too large (beyond 1.8e308)") }
             try add(.number, start, size: j - start, number: d)
+        }
+
+        /// Reads the decimal digits from `j` on into `mantissa` (`mantissa * 10 + digit` for each,
+        /// wrapping past 64 bits) and moves `j` past them: up to 8 digits at a time from one
+        /// 8-byte load while 8 bytes remain (the digits counted by the first byte that is not one,
+        /// converted by three multiplications), then one by one. The same `mantissa` as one by
+        /// one: `m * 10^k + (the k digits' value)` modulo 2^64 is what k single steps give.
+        @inline(__always)
+        func digits(_ j: inout Int, _ mantissa: inout UInt64) {
+            let n = b.count
+            if let p = b.baseAddress {
+                while j + 8 <= n {
+                    // Bytes as digit values (0-9 for '0'-'9'); a byte is not a digit when its
+                    // value is above 9, which sets its top bit in `t + 0x76` or in `t` (a carry
+                    // out of such a byte only touches the bytes after it).
+                    let t = UnsafeRawPointer(p + j).loadUnaligned(as: UInt64.self).littleEndian ^ 0x3030_3030_3030_3030
+                    let stops = ((t &+ 0x7676_7676_7676_7676) | t) & 0x8080_8080_8080_8080
+                    let k = stops == 0 ? 8 : stops.trailingZeroBitCount >> 3
+                    if k == 0 { return }
+                    // The k digits moved to the top bytes (leading zero digits below them), then
+                    // pairs, fours and eights of digits combined.
+                    var x = k == 8 ? t : t << UInt64(64 - 8 * k)
+                    x = ((x & 0x0F0F_0F0F_0F0F_0F0F) &* 2561) >> 8
+                    x = ((x & 0x00FF_00FF_00FF_00FF) &* 6_553_601) >> 16
+                    x = ((x & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) >> 32
+                    mantissa = mantissa &* JSONParser.pow10Int[k] &+ x
+                    j += k
+                    if k < 8 { return }
+                }
+            }
+            while j < n {
+                let d = b[j] &- 0x30
+                if d > 9 { break }
+                mantissa = mantissa &* 10 &+ UInt64(d)
+                j += 1
+            }
         }
 
         mutating func hex4() throws(YAMLProblem) -> UInt32 {
@@ -601,6 +627,9 @@ struct JSONParser {
             i += 1
         }
     }
+
+    /// 10^0 ... 10^8.
+    private static let pow10Int: [UInt64] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000]
 
     /// Exact powers of ten representable as doubles.
     private static let pow10: [Double] = [

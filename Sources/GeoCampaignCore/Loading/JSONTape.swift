@@ -269,6 +269,7 @@ enum NodeMemory {
         guard let p = mmap(nil, bytes(capacity), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), p != MAP_FAILED else {
             return nil
         }
+        HugePages.advise(p, bytes: bytes(capacity))
         return p.bindMemory(to: JSONTape.Node.self, capacity: max(1, capacity))
     }
 

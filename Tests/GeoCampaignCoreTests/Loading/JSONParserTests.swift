@@ -88,4 +88,22 @@ final class LoadingJSONParserTests: XCTestCase {
             XCTAssertThrowsError(try p.parse(), bad) { XCTAssertEqual(($0 as? YAMLProblem)?.mark.column, column, bad) }
         }
     }
+
+    /// Numbers read up to 8 digits at a time while 8 bytes remain, one by one near the end of
+    /// the text: a number alone as the whole document, followed by 0 to 9 spaces, with 1 to 30
+    /// digits split at every place by the decimal point, reads as `Double(text)`.
+    func testNumbersAtTheEndOfTheTextEqualDoubleOfTheirText() throws {
+        let digits = Array("73948261057392846105739284610573")
+        for count in 1...30 {
+            for point in 0..<count {
+                let whole = String(digits[0..<max(1, point)]), fraction = String(digits[max(1, point)..<max(count, max(1, point))])
+                let literal = fraction.isEmpty ? whole : whole + "." + fraction
+                for spaces in 0...9 {
+                    var parser = JSONParser(bytes: Array((literal + String(repeating: " ", count: spaces)).utf8))
+                    let got = try XCTUnwrap(try parser.parse().number, literal)
+                    XCTAssertEqual(got.bitPattern, try XCTUnwrap(Double(literal)).bitPattern, "\(literal) + \(spaces) spaces")
+                }
+            }
+        }
+    }
 }
