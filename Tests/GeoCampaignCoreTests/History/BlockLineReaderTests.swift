@@ -207,4 +207,63 @@ final class BlockLineReaderTests: XCTestCase {
             XCTAssertEqual(cap, BlockLineReader.blockSize)
         }
     }
+
+    /// The default block is filled `BlockLineReader.readSize` bytes at a time: lines that cross
+    /// the boundaries of those reads (and a line longer than one read, within the limit) come
+    /// out whole, in order and numbered, from a file, a byte range of it and a pipe; a line past
+    /// the limit is still skipped with its full length.
+    func testLinesAcrossReadBoundariesComeOutWhole() throws {
+        var rng = SystemRandomNumberGenerator()
+        var want: [String] = []
+        var bytes: [UInt8] = []
+        let step = BlockLineReader.readSize
+        // Lines of 0 to 300 bytes, then one of 1.5 reads, then one ending exactly at a read's end.
+        while bytes.count < 2 * step {
+            let line = String(repeating: "abcdefghij", count: Int.random(in: 0...30, using: &rng)) + "\(want.count)"
+            want.append(line)
+            bytes += Array((line + "\n").utf8)
+        }
+        let big = String(repeating: "x", count: step + step / 2)
+        want.append(big)
+        bytes += Array((big + "\n").utf8)
+        let pad = 4 * step - bytes.count - 1
+        let exact = String(repeating: "y", count: pad)
+        want.append(exact)
+        bytes += Array((exact + "\n").utf8)
+        XCTAssertEqual(bytes.count, 4 * step)
+        bytes += Array("tail".utf8)
+        want.append("tail")
+        let tooLong = 1 << 20 + 5
+        bytes += [0x0A] + [UInt8](repeating: 0x7A, count: tooLong) + Array("\nend\n".utf8)
+        want.append("end")
+        let path = temp(bytes)
+        for range in [nil, 0..<bytes.count] as [Range<Int>?] {
+            let (got, cap) = try read(path: path, blockSize: BlockLineReader.blockSize, limit: 1 << 20, quoted: false, range: range)
+            XCTAssertEqual(got.texts, want, "range \(String(describing: range))")
+            XCTAssertEqual(got.lines, Array(1...(want.count - 1)) + [want.count + 1])
+            XCTAssertEqual(got.long, [[want.count, 1_024, tooLong]])
+            XCTAssertLessThanOrEqual(cap, BlockLineReader.blockSize)
+        }
+        // A pipe hands out what the writer has written so far: the reads are short and uneven.
+        var ends: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&ends), 0)
+        let data = bytes, sink = ends[1]
+        let writer = Thread {
+            var at = 0
+            while at < data.count {
+                let n = min(data.count - at, Int.random(in: 1...(3 * step)))
+                let w = data[at..<(at + n)].withUnsafeBytes { write(sink, $0.baseAddress, n) }
+                if w <= 0 { break }
+                at += w
+            }
+            close(sink)
+        }
+        writer.start()
+        defer { close(ends[0]) }
+        var texts: [String] = []
+        try BlockLineReader(fd: ends[0], path: "pipe").forEachLine { _, p, c in
+            texts.append(String(decoding: UnsafeBufferPointer(start: p, count: c), as: UTF8.self))
+        }
+        XCTAssertEqual(texts, want)
+    }
 }
