@@ -6,9 +6,12 @@ extension RegionIndex {
         let slots: UnsafeBufferPointer<CellTable.Slot>
         let starts: UnsafeBufferPointer<Int32>
         let items: UnsafeBufferPointer<Item>
-        let boxes: UnsafeBufferPointer<BoundingBox>
-        let floatBoxes: UnsafeBufferPointer<FloatBox>
-        let owners: UnsafeBufferPointer<Int32>
+
+        /// A cell found for a point, packed in one `Int`: the cell's index in `starts` in the low
+        /// 40 bits and the point's fractions of the cell (`CellBox.mayContain`) above them;
+        /// -1 when the level lists nothing there.
+        @inline(__always) static func cellIndex(_ found: Int) -> Int { found & (1 << 40 - 1) }
+        @inline(__always) static func fractions(_ found: Int) -> Int { found >> 40 }
 
         /// The first cell of the tile with key `tile` on a tiled `level`, or -1 when no box touches it.
         @inline(__always) func tileBase(_ tile: Int64, _ level: Level) -> Int {
@@ -21,23 +24,25 @@ extension RegionIndex {
             }
         }
 
-        /// The index in `starts` of the cell of level `l` that holds (lat, lon), or -1 when the
-        /// level lists nothing there (its items are `starts[c] ..< starts[c + 1]`). With a
-        /// `cache` (one entry per level), the last tile looked up on each tiled level is
-        /// remembered, so a point in the same tile as the previous one costs no hash probe. The
-        /// level's fields are read through the pointer one by one: copying the whole level costs
-        /// more in the per-fix loop.
+        /// The cell of level `l` that holds (lat, lon) and the point's fractions of it, packed
+        /// (`cellIndex`, `fractions`), or -1 when the level lists nothing there (its items are
+        /// `starts[c] ..< starts[c + 1]`). With a `cache` (one entry per level), the last tile
+        /// looked up on each tiled level is remembered, so a point in the same tile as the
+        /// previous one costs no hash probe. The level's fields are read through the pointer one
+        /// by one: copying the whole level costs more in the per-fix loop.
         @inline(__always)
         func cell(level l: Int, lat: Double, lon: Double, cache: UnsafeMutableBufferPointer<RegionIndex.CellCache>?) -> Int {
             guard let level = levels.baseAddress else { return -1 }
             let inv = level[l].invCell
+            let vx = (lon + 180) * inv, vy = (lat + 90) * inv
             let x = RegionIndex.cellIndex(lon + 180, inv)
             let y = RegionIndex.cellIndex(lat + 90, inv)
+            let q = Int(CellBox.fraction(vy, y)) << 48 | Int(CellBox.fraction(vx, x)) << 40
             let width = level[l].width
             if width > 0 {
                 let dx = x &- level[l].x0, dy = y &- level[l].y0
                 if UInt64(bitPattern: dx) >= UInt64(bitPattern: width) || UInt64(bitPattern: dy) >= UInt64(bitPattern: level[l].height) { return -1 }
-                return level[l].runBase + Int(truncatingIfNeeded: dy &* width &+ dx)
+                return (level[l].runBase + Int(truncatingIfNeeded: dy &* width &+ dx)) | q
             }
             let tile = CellTable.tileKey(x, y)
             let base: Int
@@ -47,38 +52,28 @@ extension RegionIndex {
             } else {
                 base = tileBase(tile, level[l])
             }
-            return base < 0 ? -1 : base + CellTable.offsetInTile(x, y)
+            return base < 0 ? -1 : (base + CellTable.offsetInTile(x, y)) | q
         }
 
         /// The items `start ..< end` listed in the cell of level `l` that holds (lat, lon) (an
-        /// empty range when none); `cache` as in `cell(level:lat:lon:cache:)`.
+        /// empty range when none) and the point's fractions of the cell; `cache` as in
+        /// `cell(level:lat:lon:cache:)`.
         @inline(__always)
-        func cellItems(level l: Int, lat: Double, lon: Double, cache: UnsafeMutableBufferPointer<RegionIndex.CellCache>?) -> (start: Int, end: Int) {
-            let c = cell(level: l, lat: lat, lon: lon, cache: cache)
-            if c < 0 { return (0, 0) }
-            return (Int(starts[c]), Int(starts[c + 1]))
+        func cellItems(level l: Int, lat: Double, lon: Double, cache: UnsafeMutableBufferPointer<RegionIndex.CellCache>?) -> (start: Int, end: Int, q: Int) {
+            let found = cell(level: l, lat: lat, lon: lon, cache: cache)
+            if found < 0 { return (0, 0, 0) }
+            let c = Probe.cellIndex(found)
+            return (Int(starts[c]), Int(starts[c + 1]), Probe.fractions(found))
         }
 
-        /// Calls `body(start, count)` with the items of the point's cell on every level that
-        /// lists some, finest level first.
+        /// Calls `body(start, count, q)` with the items of the point's cell on every level that
+        /// lists some, finest level first, and the point's fractions of the cell.
         /// - Complexity: O(levels).
-        @inline(__always) func forEachCell(lat: Double, lon: Double, _ body: (Int, Int) -> Void) {
+        @inline(__always) func forEachCell(lat: Double, lon: Double, _ body: (Int, Int, Int) -> Void) {
             guard lat.isFinite, lon.isFinite else { return }
             for l in 0..<levels.count {
-                let (start, end) = cellItems(level: l, lat: lat, lon: lon, cache: nil)
-                if end > start { body(start, end - start) }
-            }
-        }
-
-        /// Appends to `result` the owner of every box containing (lat, lon), finest level first
-        /// and in entry order within a level.
-        /// - Complexity: O(levels + boxes listed in the point's cells).
-        @inline(__always) func query(lat: Double, lon: Double, into result: inout [Int32]) {
-            forEachCell(lat: lat, lon: lon) { start, count in
-                for k in start..<(start + count) {
-                    let e = Int(items[k].entry)
-                    if floatBoxes[e].mayContain(lat: lat, lon: lon) && boxes[e].contains(lat: lat, lon: lon) { result.append(owners[e]) }
-                }
+                let (start, end, q) = cellItems(level: l, lat: lat, lon: lon, cache: nil)
+                if end > start { body(start, end - start, q) }
             }
         }
     }
@@ -95,9 +90,9 @@ extension RegionIndex {
 }
 
 extension RegionIndex.Probe {
-    /// As `query(lat:lon:into:)`, but with the boxes' float bounds only (rounded outward): it
-    /// returns every owner the exact query returns, and may add one whose exact box the point
-    /// misses by less than a float's step (about 2 m). For the crossing loop, where a region
+    /// The owners of the boxes that may hold (lat, lon), from the items' boxes only (rounded
+    /// outward to 1/256 of the cell): every owner the exact query (`RegionIndex.query`) returns,
+    /// and maybe one whose exact box the point misses by less than 1/256 of the cell. For the crossing loop, where a region
     /// returned but OUT is the same as a region not returned. Remembers per tiled level the last
     /// tile looked up in `cache` (one entry per level, initially `CellCache()`).
     /// - Complexity: O(levels + boxes listed in the point's cells).
@@ -105,11 +100,8 @@ extension RegionIndex.Probe {
     func candidates(lat: Double, lon: Double, cache: UnsafeMutableBufferPointer<RegionIndex.CellCache>, into result: inout ScratchBuffer<Int32>) {
         guard lat.isFinite, lon.isFinite else { return }
         for l in 0..<levels.count {
-            let (start, end) = cellItems(level: l, lat: lat, lon: lon, cache: cache)
-            for k in start..<end {
-                let e = Int(items[k].entry)
-                if floatBoxes[e].mayContain(lat: lat, lon: lon) { result.append(owners[e]) }
-            }
+            let (start, end, q) = cellItems(level: l, lat: lat, lon: lon, cache: cache)
+            for k in start..<end where items[k].box.mayContain(q) { result.append(items[k].owner) }
         }
     }
 }
@@ -117,9 +109,9 @@ extension RegionIndex.Probe {
 extension RegionIndex.Probe {
     /// How many points ahead `candidates(count:point:cache:into:ends:)` starts on a point: it
     /// looks up the point's cells `2 * lead` points ahead (and asks for their starts' cache
-    /// lines), reads the starts `lead` points ahead (and asks for the items' lines), reads the
-    /// items `lead / 2` points ahead (and asks for their float boxes' and owners' lines), and
-    /// then finds the point's candidates in lines that are mostly loaded by then.
+    /// lines), reads the starts `lead` points ahead (and asks for the lines of the items, which
+    /// hold their boxes), and then finds the point's candidates in lines that
+    /// are mostly loaded by then.
     static let lead = 4
     /// Points whose cells are kept at once (a power of two above `2 * lead`).
     static let ringSize = 16
@@ -127,7 +119,7 @@ extension RegionIndex.Probe {
     /// `candidates(lat:lon:cache:into:)` for points `0 ..< count` in order, where `point(i)` is
     /// point `i`, or nil for a point not to look up; after point `i`, `ends[i]` is
     /// `result.count`. The same results as one call per point, found in a pipeline: a point's
-    /// loads wait on one another (cell start, item, float box), and on a large index (L:
+    /// loads wait on one another (cell start, then items), and on a large index (L:
     /// 17 MB of cell starts, read at random) each of them misses the cache, so each is asked
     /// for a few points before it is needed (see `lead`).
     /// - Complexity: O(count x (levels + boxes listed in the points' cells)).
@@ -135,23 +127,23 @@ extension RegionIndex.Probe {
     func candidates(count: Int, point: (Int) -> (lat: Double, lon: Double)?, cache: UnsafeMutableBufferPointer<RegionIndex.CellCache>,
                     into result: inout ScratchBuffer<Int32>, ends: UnsafeMutableBufferPointer<Int32>) {
         let levelCount = levels.count
-        guard levelCount > 0, let startBase = starts.baseAddress, let itemBase = items.baseAddress,
-              let boxBase = floatBoxes.baseAddress, let ownerBase = owners.baseAddress else {
+        guard levelCount > 0, let startBase = starts.baseAddress, let itemBase = items.baseAddress else {
             for i in 0..<count { ends[i] = Int32(truncatingIfNeeded: result.count) }
             return
         }
         let lead = RegionIndex.Probe.lead, mask = RegionIndex.Probe.ringSize - 1
         withUnsafeTemporaryAllocation(of: Int.self, capacity: RegionIndex.Probe.ringSize * levelCount) { ring in
-            // ring[(i & mask) * levelCount + l]: point i's cell on level l, or -1.
+            // ring[(i & mask) * levelCount + l]: point i's cell on level l and its fractions of
+            // it (`cell(level:lat:lon:cache:)`), or -1.
             for i in -2 * lead..<count {
                 let ahead = i + 2 * lead
                 if ahead < count {
                     let base = (ahead & mask) * levelCount
                     if let p = point(ahead), p.lat.isFinite, p.lon.isFinite {
                         for l in 0..<levelCount {
-                            let c = cell(level: l, lat: p.lat, lon: p.lon, cache: cache)
-                            ring[base + l] = c
-                            if c >= 0 { prefetch(startBase + c) }
+                            let found = cell(level: l, lat: p.lat, lon: p.lon, cache: cache)
+                            ring[base + l] = found
+                            if found >= 0 { prefetch(startBase + Self.cellIndex(found)) }
                         }
                     } else {
                         for l in 0..<levelCount { ring[base + l] = -1 }
@@ -160,29 +152,28 @@ extension RegionIndex.Probe {
                 let near = i + lead
                 if near >= 0 && near < count {
                     let base = (near & mask) * levelCount
-                    for l in 0..<levelCount where ring[base + l] >= 0 { prefetch(itemBase + Int(startBase[ring[base + l]])) }
-                }
-                let next = i + lead / 2
-                if next >= 0 && next < count {
-                    let base = (next & mask) * levelCount
                     for l in 0..<levelCount where ring[base + l] >= 0 {
-                        let c = ring[base + l]
-                        for k in Int(startBase[c])..<Int(startBase[c + 1]) {
-                            let e = Int(itemBase[k].entry)
-                            prefetch(boxBase + e)
-                            prefetch(ownerBase + e)
+                        let c = Self.cellIndex(ring[base + l])
+                        let s = Int(startBase[c]), e = Int(startBase[c + 1])
+                        if e > s {
+                            // Every line of the run (a run of 8 items spans 1 or 2).
+                            let last = UnsafeRawPointer(itemBase + e) - 1
+                            var at = UnsafeRawPointer(itemBase + s)
+                            while at < last {
+                                prefetch(at)
+                                at += 64
+                            }
+                            prefetch(last)
                         }
                     }
                 }
                 guard i >= 0 else { continue }
                 let base = (i & mask) * levelCount
-                if let p = point(i) {
-                    for l in 0..<levelCount where ring[base + l] >= 0 {
-                        let c = ring[base + l]
-                        for k in Int(startBase[c])..<Int(startBase[c + 1]) {
-                            let e = Int(itemBase[k].entry)
-                            if boxBase[e].mayContain(lat: p.lat, lon: p.lon) { result.append(ownerBase[e]) }
-                        }
+                // A point skipped or not finite has -1 on every level.
+                for l in 0..<levelCount where ring[base + l] >= 0 {
+                    let c = Self.cellIndex(ring[base + l]), q = Self.fractions(ring[base + l])
+                    for k in Int(startBase[c])..<Int(startBase[c + 1]) where itemBase[k].box.mayContain(q) {
+                        result.append(itemBase[k].owner)
                     }
                 }
                 ends[i] = Int32(truncatingIfNeeded: result.count)

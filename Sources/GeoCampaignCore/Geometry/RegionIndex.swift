@@ -9,10 +9,9 @@ import Foundation
 /// (at most 20). A level whose boxes lie in a compact area (a city) keeps a dense array of cells
 /// over that area, so a point's cell is one memory access away; a level spread wider (a
 /// continent's dealers) keeps a hash table of 4 x 4-cell tiles instead. Each cell lists its
-/// boxes as 4-byte entry numbers, and each entry's box is also kept as floats rounded outward
-/// (16 bytes), so a query reads one cell run, its items and their float boxes per level, and
-/// nothing reference counted
-/// (see `Probe`).
+/// boxes as 8-byte items holding the entry number and the part of its box inside the cell,
+/// rounded outward to 1/256 of the cell, so a query reads one cell start and one run of items
+/// per level, and an entry's owner only for an item whose box holds the point (see `Probe`).
 public struct RegionIndex: Sendable {
     struct Level: Sendable {
         /// 1 / cell size in degrees.
@@ -30,16 +29,56 @@ public struct RegionIndex: Sendable {
         var shift: Int
     }
 
-    /// One listing of a box in one cell: the entry number (4 bytes, so that 100,000 regions
-    /// listed in about 9 cells each cost a few MB; the entry's box and owner are read from
-    /// `entryFloatBoxes`, `entryOwners` and `entryBoxes`).
+    /// One listing of a box in one cell: the entry's owner and the part of the entry's box
+    /// inside the cell, in 256ths of the cell rounded outward (8 bytes; L's 100,000 regions are
+    /// listed about 913,000 times, 7.3 MB). A cell's candidates come from its run of items
+    /// alone, with no load that depends on an item.
     struct Item: Sendable {
-        var entry: Int32
+        var owner: Int32
+        var box: CellBox
     }
 
-    /// An entry's box rounded outward to floats (16 bytes instead of 32): the check never misses
-    /// a point the exact box holds, and may let through one within a float's step of it (about
-    /// 2 m), which the exact test or the classification then rules out.
+    /// A box within one cell of a level, in 256ths of the cell on each axis, rounded outward: a
+    /// point of the cell whose fraction of the cell (`CellBox.fraction`) is `(fy, fx)` may lie
+    /// in the box only if `lat0 <= fy <= lat1` and `lon0 <= fx <= lon1`. Every point of the
+    /// exact box passes; one within 1/256 of the cell of it (less than 1/256 of the box's
+    /// larger side, see `desiredExponent`) may pass too, which the exact test or the
+    /// classification then rules out.
+    struct CellBox: Sendable {
+        var lat0: UInt8
+        var lat1: UInt8
+        var lon0: UInt8
+        var lon1: UInt8
+
+        /// `box`'s part in cell (x, y) of a level with `1 / cell size` `inv`, where
+        /// `(x0...x1, y0...y1)` are the box's cells on that level.
+        init(_ box: BoundingBox, inv: Double, x: Int64, y: Int64, range r: (x0: Int64, x1: Int64, y0: Int64, y1: Int64)) {
+            lat0 = y == r.y0 ? CellBox.fraction((box.minLat + 90) * inv, y) : 0
+            lat1 = y == r.y1 ? CellBox.fraction((box.maxLat + 90) * inv, y) : 255
+            lon0 = x == r.x0 ? CellBox.fraction((box.minLon + 180) * inv, x) : 0
+            lon1 = x == r.x1 ? CellBox.fraction((box.maxLon + 180) * inv, x) : 255
+        }
+
+        /// The 256th of cell `c` in which `v` (an offset times the level's `inv`, computed as
+        /// `cellIndex` computes it) lies, clamped to the cell. Monotone in `v` for a given `c`
+        /// (each step rounds monotonically), which is what makes the boxes outward: a point at or
+        /// above a box's lower bound gets a fraction at or above the bound's.
+        @inline(__always) static func fraction(_ v: Double, _ c: Int64) -> UInt8 {
+            let f = (v - Double(c)) * 256
+            if !(f > 0) { return 0 }
+            return f >= 255 ? 255 : UInt8(f)
+        }
+
+        /// Whether the point with fractions `q` (`lat << 8 | lon`) may lie in the box.
+        @inline(__always) func mayContain(_ q: Int) -> Bool {
+            let fy = UInt8(truncatingIfNeeded: q >> 8), fx = UInt8(truncatingIfNeeded: q)
+            return fy >= lat0 && fy <= lat1 && fx >= lon0 && fx <= lon1
+        }
+    }
+
+    /// A box rounded outward to floats (16 bytes instead of 32): the check never misses a point
+    /// the exact box holds, and may let through one within a float's step of it (about 2 m).
+    /// (The crossing's inside boxes.)
     struct FloatBox: Sendable {
         var minLat: Float
         var maxLat: Float
@@ -71,12 +110,11 @@ public struct RegionIndex: Sendable {
         }
     }
 
-    let boxes: [BoundingBox]
-    let owners: [Int32]
-    /// Per entry: the exact box, the float box and the owner, as flat buffers for queries.
+    /// Per entry: the exact box, for the exact query, and the owner.
     let entryBoxes: FixedBuffer<BoundingBox>
-    let entryFloatBoxes: FixedBuffer<FloatBox>
-    let entryOwners: FixedBuffer<Int32>
+    let owners: FixedBuffer<Int32>
+    /// The entries' boxes (for tests).
+    var boxes: [BoundingBox] { Array(entryBoxes.elements) }
     let levels: FixedBuffer<Level>
     /// Tile tables of the tiled levels.
     let slots: FixedBuffer<CellTable.Slot>
@@ -113,11 +151,8 @@ public struct RegionIndex: Sendable {
     /// size (a city's shops) share one level and a query makes one or two probes.
     /// - Complexity: O(n log n) for n boxes, plus the cells of dense levels (at most 8 per item).
     public init(entries: [(box: BoundingBox, owner: Int32)]) {
-        boxes = entries.map(\.box)
-        owners = entries.map(\.owner)
-        entryBoxes = FixedBuffer(boxes)
-        entryFloatBoxes = FixedBuffer(boxes.map(FloatBox.init))
-        entryOwners = FixedBuffer(owners)
+        entryBoxes = FixedBuffer(entries.map(\.box))
+        owners = FixedBuffer(entries.map(\.owner))
         let valid = entries.indices.filter { entries[$0].box.minLat <= entries[$0].box.maxLat && entries[$0].box.minLon <= entries[$0].box.maxLon }
         let wanted = valid.map { n -> Int in
             let b = entries[n].box
@@ -147,7 +182,7 @@ public struct RegionIndex: Sendable {
                 for plan in plans {
                     var level = plan.level
                     level.runBase = cellBase
-                    plan.fill(st, cellBase: cellBase, out, itemBase: itemBase)
+                    plan.fill(st, cellBase: cellBase, out, itemBase: itemBase, entries: entries)
                     if level.width == 0 { plan.addSlots(&level, to: &slots) }
                     levels.append(level)
                     cellBase += plan.cellCount + 1
@@ -222,11 +257,12 @@ public struct RegionIndex: Sendable {
         /// Writes the level's `cellCount + 1` cell starts at `st[cellBase...]` and its `listed`
         /// items at `out[itemBase...]`, by a counting sort done in place in the starts (no other
         /// array as large as the cells): a cell's items in member order.
-        func fill(_ st: UnsafeMutableBufferPointer<Int32>, cellBase base: Int, _ out: UnsafeMutableBufferPointer<Item>, itemBase: Int) {
+        func fill(_ st: UnsafeMutableBufferPointer<Int32>, cellBase base: Int, _ out: UnsafeMutableBufferPointer<Item>, itemBase: Int,
+                  entries: [(box: BoundingBox, owner: Int32)]) {
             if let numbers {
                 // The last tile looked up: a box's cells mostly share a tile.
                 var lastTile = CellTable.empty, lastIndex = 0
-                fill(st, base, out, itemBase) { x, y in
+                fill(st, base, out, itemBase, entries) { x, y in
                     let key = CellTable.tileKey(x, y)
                     if key != lastTile {
                         lastTile = key
@@ -236,12 +272,12 @@ public struct RegionIndex: Sendable {
                 }
             } else {
                 let (x0, y0, width) = (level.x0, level.y0, level.width)
-                fill(st, base, out, itemBase) { x, y in Int((y - y0) * width + (x - x0)) }
+                fill(st, base, out, itemBase, entries) { x, y in Int((y - y0) * width + (x - x0)) }
             }
         }
 
         private func fill(_ st: UnsafeMutableBufferPointer<Int32>, _ base: Int, _ out: UnsafeMutableBufferPointer<Item>, _ itemBase: Int,
-                          cell: (Int64, Int64) -> Int) {
+                          _ entries: [(box: BoundingBox, owner: Int32)], cell: (Int64, Int64) -> Int) {
             let first = Int32(itemBase)
             UnsafeMutableBufferPointer(rebasing: st[base...(base + cellCount)]).initialize(repeating: 0)
             // Counts at base + c + 1, then running ends: st[base + c + 1] is where cell c ends.
@@ -253,12 +289,12 @@ public struct RegionIndex: Sendable {
             // Members in reverse, each moving its cells' ends down: a cell's items end up in member
             // order, and st[base + c + 1] at the start of cell c.
             for k in members.indices.reversed() {
-                let r = ranges[k]
-                let item = Item(entry: Int32(members[k]))
+                let r = ranges[k], n = members[k], box = entries[n].box, owner = entries[n].owner, inv = level.invCell
                 for y in r.y0...r.y1 {
                     for x in r.x0...r.x1 {
                         let c = base + cell(x, y) + 1
                         st[c] -= 1
+                        let item = Item(owner: owner, box: CellBox(box, inv: inv, x: x, y: y, range: r))
                         (out.baseAddress.unsafelyUnwrapped + Int(st[c])).initialize(to: item)
                     }
                 }
@@ -350,14 +386,28 @@ public struct RegionIndex: Sendable {
     /// A view of the index for hot loops: plain pointers into the index's buffers, valid while
     /// the index is alive (keep the index, or the engine holding it, alive around the loop).
     var probe: Probe {
-        Probe(levels: levels.elements, slots: slots.elements, starts: starts.elements, items: items.elements,
-              boxes: entryBoxes.elements, floatBoxes: entryFloatBoxes.elements, owners: entryOwners.elements)
+        Probe(levels: levels.elements, slots: slots.elements, starts: starts.elements, items: items.elements)
     }
 
-    /// Appends to `result` the owner of every box containing (lat, lon), each once per box.
-    /// - Complexity: O(levels + boxes listed in the point's cells); independent of the total count.
+    /// Appends to `result` the owner of every box containing (lat, lon), each once per box, in
+    /// entry order: the entries whose exact box holds the point among those of the owners the
+    /// index gives as candidates (`Probe.candidates`). For tests: its answer equals
+    /// `bruteForce` only if the candidates miss no owner whose box holds the point. The items
+    /// hold no entry number (it would cost 4 bytes per item), so this scans the entries.
+    /// - Complexity: O(levels + boxes listed in the point's cells + entries).
     public func query(lat: Double, lon: Double, into result: inout [Int32]) {
-        withExtendedLifetime(self) { probe.query(lat: lat, lon: lon, into: &result) }
+        withExtendedLifetime(self) {
+            let cache = UnsafeMutableBufferPointer<CellCache>.allocate(capacity: max(1, levels.count))
+            defer { cache.deallocate() }
+            cache.initialize(repeating: CellCache())
+            var near = ScratchBuffer<Int32>(capacity: 16)
+            defer { near.free() }
+            probe.candidates(lat: lat, lon: lon, cache: cache, into: &near)
+            let owners = Set((0..<near.count).map { near[$0] })
+            for (n, box) in entryBoxes.elements.enumerated() where owners.contains(self.owners.elements[n]) && box.contains(lat: lat, lon: lon) {
+                result.append(self.owners.elements[n])
+            }
+        }
     }
 
     /// How many boxes a query at (lat, lon) examines: the cost measure that must not grow with the
@@ -366,7 +416,7 @@ public struct RegionIndex: Sendable {
     public func examinedCount(lat: Double, lon: Double) -> Int {
         withExtendedLifetime(self) {
             var n = 0
-            probe.forEachCell(lat: lat, lon: lon) { _, count in n += count }
+            probe.forEachCell(lat: lat, lon: lon) { _, count, _ in n += count }
             return n
         }
     }
@@ -375,7 +425,7 @@ public struct RegionIndex: Sendable {
     /// - Complexity: O(n).
     public func bruteForce(lat: Double, lon: Double) -> [Int32] {
         var out: [Int32] = []
-        for (n, b) in boxes.enumerated() where b.contains(lat: lat, lon: lon) { out.append(owners[n]) }
+        for (n, b) in entryBoxes.elements.enumerated() where b.contains(lat: lat, lon: lon) { out.append(owners.elements[n]) }
         return out
     }
 }

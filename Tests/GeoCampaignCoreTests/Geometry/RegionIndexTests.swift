@@ -111,8 +111,9 @@ final class RegionIndexTests: XCTestCase {
     }
 
     /// A city's regions (dense levels) plus a few far away (tiled levels): exact queries equal
-    /// brute force, and the crossing loop's float-box candidates hold every exact answer and
-    /// nothing whose exact box is more than a float's step (about 2 m) away.
+    /// brute force, and the crossing loop's candidates (items' boxes in 256ths of a cell) hold
+    /// every exact answer and nothing whose exact box is more than 1/256 of a cell away (a cell
+    /// is below the box's larger side: `desiredExponent` and the levels' spacing).
     func testDenseAndTiledLevelsEqualBruteForceAndCandidatesCoverThem() {
         var rng = SplitMix64(seed: 77)
         let (engine, city) = Self.cityEngine(&rng)
@@ -133,7 +134,7 @@ final class RegionIndexTests: XCTestCase {
         defer { cache.deallocate() }
         cache.initialize(repeating: RegionIndex.CellCache())
         var boxesOf: [Int32: [BoundingBox]] = [:]
-        for (n, box) in index.boxes.enumerated() { boxesOf[index.owners[n], default: []].append(box) }
+        for (n, box) in index.boxes.enumerated() { boxesOf[index.owners.elements[n], default: []].append(box) }
         var exact: [Int32] = []
         var found = 0, extra = 0
         withExtendedLifetime(index) {
@@ -150,9 +151,9 @@ final class RegionIndexTests: XCTestCase {
                 found += exact.count
                 for c in Set(candidates).subtracting(exact) {
                     extra += 1
-                    let step = 1e-4
                     let grown = (boxesOf[c] ?? []).contains {
-                        BoundingBox(minLat: $0.minLat - step, maxLat: $0.maxLat + step,
+                        let step = max($0.maxLat - $0.minLat, $0.maxLon - $0.minLon) / 256
+                        return BoundingBox(minLat: $0.minLat - step, maxLat: $0.maxLat + step,
                                     minLon: $0.minLon - step, maxLon: $0.maxLon + step).contains(lat: p.lat, lon: p.lon)
                     }
                     XCTAssertTrue(grown, "candidate \(c) far from \(p)")
