@@ -216,4 +216,9 @@ if any("peer_median" in r for r in rows):
 # The stateful case (issue 9): 30 daily batches of M through one state.
 if "M" in a.sizes.split():
     sys.stdout.flush()
-    subprocess.run([sys.executable, os.path.join(here, "bench_state.py"), "--bin", a.bin], check=True)
+    # With the same repeats as the other cases (a stateless day takes 0.06-0.24 s, so one run of
+    # each is noise), and alternating with the older build when there is one.
+    cmd = [sys.executable, os.path.join(here, "bench_state.py"), "--bin", a.bin, "--repeat", str(a.repeat)]
+    if a.against:
+        cmd += ["--against", a.against]
+    subprocess.run(cmd, check=True)
