@@ -50,12 +50,20 @@ final class SequenceEvaluator: Sendable {
         }
     }
 
-    func occurrences(step j: Int, _ ctx: EvaluationContext) -> [Occurrence] {
+    /// The `q` (enter + the step's `min_dwell`) of a visit matching step `j`, or nil when it is
+    /// too short to qualify.
+    func q(step j: Int, _ v: Visit) -> Int64? {
         let minDwell = condition.steps[j].minDwellMs
-        return ctx.matching(masks[j]).compactMap { i -> Occurrence? in
+        return v.duration >= minDwell ? addSaturating(v.enter, minDwell) : nil
+    }
+
+    /// The `q` of visit `v` as an occurrence of step `j`, or nil when it is not one.
+    private func occurrenceQ(step j: Int, _ v: Visit) -> Int64? { masks[j].contains(v.region) ? q(step: j, v) : nil }
+
+    func occurrences(step j: Int, _ ctx: EvaluationContext) -> [Occurrence] {
+        ctx.matching(masks[j]).compactMap { i -> Occurrence? in
             let v = ctx.visits[i]
-            guard v.duration >= minDwell else { return nil }
-            return Occurrence(visit: i, enter: v.enter, q: addSaturating(v.enter, minDwell))
+            return q(step: j, v).map { Occurrence(visit: i, enter: v.enter, q: $0) }
         }.sorted { ($0.enter, $0.visit) < ($1.enter, $1.visit) }
     }
 
@@ -63,31 +71,17 @@ final class SequenceEvaluator: Sendable {
     /// needs an occurrence, and a match covers `[qmax, q1 + within)`, so some first-step
     /// occurrence must end its span after `t`.
     func mayHold(atOrAfter t: Int64, _ visits: [Visit]) -> Bool {
-        guard let first = condition.steps.first else { return true }
-        let firstEnds = visits.contains { v in
-            mask(0, v) && v.duration >= first.minDwellMs
-                && addSaturating(addSaturating(v.enter, first.minDwellMs), condition.withinMs) > t
-        }
-        guard firstEnds else { return false }
-        for j in condition.steps.indices.dropFirst() {
-            let minDwell = condition.steps[j].minDwellMs
-            guard visits.contains(where: { mask(j, $0) && $0.duration >= minDwell }) else { return false }
-        }
-        return true
+        guard !condition.steps.isEmpty else { return true }
+        guard visits.contains(where: { v in occurrenceQ(step: 0, v).map { addSaturating($0, condition.withinMs) > t } ?? false }) else { return false }
+        return condition.steps.indices.dropFirst().allSatisfy { j in visits.contains { occurrenceQ(step: j, $0) != nil } }
     }
 
     /// Whether an interval can start at or after `t` (`CompiledCondition.mayStart`): a match
     /// starts at its largest `q`, the `q` of one of its occurrences, and holds there.
     func mayStart(atOrAfter t: Int64, _ visits: [Visit]) -> Bool {
         guard mayHold(atOrAfter: t, visits) else { return false }
-        return condition.steps.indices.contains { j in
-            let minDwell = condition.steps[j].minDwellMs
-            return visits.contains { mask(j, $0) && $0.duration >= minDwell && addSaturating($0.enter, minDwell) >= t }
-        }
+        return condition.steps.indices.contains { j in visits.contains { (occurrenceQ(step: j, $0) ?? .min) >= t } }
     }
-
-    /// Whether step `j`'s selector matches visit `v`'s region.
-    private func mask(_ j: Int, _ v: Visit) -> Bool { masks[j].contains(v.region) }
 
     func table(_ ctx: EvaluationContext) -> Table {
         let k = condition.steps.count

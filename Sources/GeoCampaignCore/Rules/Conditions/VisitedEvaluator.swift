@@ -26,14 +26,18 @@ final class VisitedEvaluator: Sendable {
         let span: Interval
     }
 
+    /// The span `[q, q + within)` that a matching visit covers, or nil when it does not qualify.
+    func span(_ v: Visit) -> Interval? {
+        guard v.duration >= condition.minDwellMs else { return nil }
+        let q = addSaturating(v.enter, condition.minDwellMs)
+        return Interval(q, condition.withinMs.map { addSaturating(q, $0) } ?? Int64.max)
+    }
+
     /// The qualifying visits and the spans they cover.
     func occurrences(_ ctx: EvaluationContext) -> [Occurrence] {
         ctx.matching(mask).compactMap { i in
             let v = ctx.visits[i]
-            guard v.duration >= condition.minDwellMs else { return nil }
-            let q = addSaturating(v.enter, condition.minDwellMs)
-            let end = condition.withinMs.map { addSaturating(q, $0) } ?? Int64.max
-            return Occurrence(visit: i, region: v.region, span: Interval(q, end))
+            return span(v).map { Occurrence(visit: i, region: v.region, span: $0) }
         }
     }
 
@@ -41,20 +45,14 @@ final class VisitedEvaluator: Sendable {
     /// qualifying visit whose span ends after `t` (the count only rises at a span's start).
     func mayHold(atOrAfter t: Int64, _ visits: [Visit]) -> Bool {
         guard condition.atLeast >= 1 else { return true }
-        return visits.contains { v in
-            guard mask.contains(v.region), v.duration >= condition.minDwellMs else { return false }
-            let q = addSaturating(v.enter, condition.minDwellMs)
-            return (condition.withinMs.map { addSaturating(q, $0) } ?? Int64.max) > t
-        }
+        return visits.contains { mask.contains($0.region) && (span($0)?.end ?? .min) > t }
     }
 
     /// Whether an interval can start at or after `t` (`CompiledCondition.mayStart`): the count
     /// rises only at a qualifying visit's `q`.
     func mayStart(atOrAfter t: Int64, _ visits: [Visit]) -> Bool {
         guard condition.atLeast >= 1 else { return true }
-        return visits.contains { v in
-            mask.contains(v.region) && v.duration >= condition.minDwellMs && addSaturating(v.enter, condition.minDwellMs) >= t
-        }
+        return visits.contains { mask.contains($0.region) && (span($0)?.start ?? .min) >= t }
     }
 
     /// The count at every change point: `(time, count)` pairs, the count holding from that time
