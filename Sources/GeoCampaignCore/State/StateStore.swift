@@ -127,9 +127,9 @@ public final class StateStore {
 
     /// Copies the write-ahead log of the state at `path` into its database, on a connection of
     /// its own, without waiting for any lock (a passive checkpoint; it syncs the database). A
-    /// run calls it at its start on a background thread (`prepareLog()`, or this and then
-    /// `restart()`), while it holds the write lock and reads its batch, so that its commit
-    /// writes the log from its beginning instead of appending to it.
+    /// run calls it at its start on a background thread (`prepareLog()`), while it holds the
+    /// write lock and reads its batch, so that its commit writes the log from its beginning
+    /// instead of appending to it.
     /// - Returns: whether the log had frames and all of them are now in the database.
     public static func checkpoint(path: String) -> Bool {
         // A connection finds the database in WAL mode (and the log) with its first read.
@@ -138,19 +138,13 @@ public final class StateStore {
         return r.frames > 0 && r.done == r.frames
     }
 
-    /// Drops the run's transaction and takes the write lock again (after `checkpoint(path:)`:
-    /// a transaction that began before the log was copied appends to it). Nothing may have
-    /// been written in the transaction yet.
-    /// - Throws: as `begin`; "in use" when another connection took the lock, or committed,
-    ///   in between (then what the run read at its start may be stale).
-    public func restart() throws { try beginAgain(sql: nil) }
-
     /// Readies the write-ahead log for the run's commit, at the run's start (after `begin`), on
     /// a background thread while the run reads its batch; nothing may use this store on another
     /// thread meanwhile, and nothing may have been written in the transaction yet. It copies
     /// the previous run's log into the database (`checkpoint(path:)`); when all of it was
     /// copied, it begins the log again with a commit that changes nothing (the schema version
-    /// written as it is), then takes the write lock again for the run (as `restart()`).
+    /// written as it is), then takes the write lock again for the run (a transaction that
+    /// began before the log was copied would append to it).
     ///
     /// That commit writes and syncs the log's new header (which SQLite syncs before any frame
     /// when it begins the log again), and its first sync on this connection syncs the folder
@@ -158,19 +152,15 @@ public final class StateStore {
     /// appends its pages after it and syncs the log once. The commit of nothing is not synced
     /// itself (`synchronous = NORMAL` for it alone): the run's commit syncs it with its own
     /// pages, and a power loss before that leaves the state as it was either way.
-    /// - Throws: as `restart()`.
+    /// - Throws: as `begin`; "in use" when another connection took the lock, or committed,
+    ///   in between (then what the run read at its start may be stale).
     public func prepareLog() throws {
         guard Self.checkpoint(path: path) else { return }
-        try beginAgain(sql: "PRAGMA synchronous = NORMAL; BEGIN IMMEDIATE; PRAGMA user_version = \(version); COMMIT; PRAGMA synchronous = FULL")
-    }
-
-    /// Rolls the run's transaction back (`begin` may have raised an old schema's version, which
-    /// must become durable with the run's commit only), runs `sql`, and begins the run's
-    /// transaction again; "in use" when another connection committed in between.
-    private func beginAgain(sql: String?) throws {
         let before = try db.pragma("data_version")
+        // Rolled back, not committed: `begin` may have raised an old schema's version, which
+        // must become durable with the run's commit only.
         try db.exec("ROLLBACK")
-        if let sql { try db.exec(sql) }
+        try db.exec("PRAGMA synchronous = NORMAL; BEGIN IMMEDIATE; PRAGMA user_version = \(version); COMMIT; PRAGMA synchronous = FULL")
         try begin()
         if try db.pragma("data_version") != before {
             rollback()
