@@ -66,14 +66,14 @@ extension RegionIndex {
             return (Int(starts[c]), Int(starts[c + 1]), Probe.fractions(found))
         }
 
-        /// Calls `body(start, count, q)` with the items of the point's cell on every level that
-        /// lists some, finest level first, and the point's fractions of the cell.
+        /// Calls `body(start, count)` with the items of the point's cell on every level that
+        /// lists some, finest level first.
         /// - Complexity: O(levels).
-        @inline(__always) func forEachCell(lat: Double, lon: Double, _ body: (Int, Int, Int) -> Void) {
+        @inline(__always) func forEachCell(lat: Double, lon: Double, _ body: (Int, Int) -> Void) {
             guard lat.isFinite, lon.isFinite else { return }
             for l in 0..<levels.count {
-                let (start, end, q) = cellItems(level: l, lat: lat, lon: lon, cache: nil)
-                if end > start { body(start, end - start, q) }
+                let (start, end, _) = cellItems(level: l, lat: lat, lon: lon, cache: nil)
+                if end > start { body(start, end - start) }
             }
         }
     }
@@ -92,9 +92,10 @@ extension RegionIndex {
 extension RegionIndex.Probe {
     /// The owners of the boxes that may hold (lat, lon), from the items' boxes only (rounded
     /// outward to 1/256 of the cell): every owner the exact query (`RegionIndex.query`) returns,
-    /// and maybe one whose exact box the point misses by less than 1/256 of the cell. For the crossing loop, where a region
-    /// returned but OUT is the same as a region not returned. Remembers per tiled level the last
-    /// tile looked up in `cache` (one entry per level, initially `CellCache()`).
+    /// and maybe one whose exact box the point misses by less than 1/256 of the cell. For the
+    /// crossing loop, where a region returned but OUT is the same as a region not returned.
+    /// Remembers per tiled level the last tile looked up in `cache` (one entry per level,
+    /// initially `CellCache()`).
     /// - Complexity: O(levels + boxes listed in the point's cells).
     @inline(__always)
     func candidates(lat: Double, lon: Double, cache: UnsafeMutableBufferPointer<RegionIndex.CellCache>, into result: inout ScratchBuffer<Int32>) {

@@ -9,9 +9,9 @@ import Foundation
 /// (at most 20). A level whose boxes lie in a compact area (a city) keeps a dense array of cells
 /// over that area, so a point's cell is one memory access away; a level spread wider (a
 /// continent's dealers) keeps a hash table of 4 x 4-cell tiles instead. Each cell lists its
-/// boxes as 8-byte items holding the entry number and the part of its box inside the cell,
+/// boxes as 8-byte items holding the entry's owner and the part of its box inside the cell,
 /// rounded outward to 1/256 of the cell, so a query reads one cell start and one run of items
-/// per level, and an entry's owner only for an item whose box holds the point (see `Probe`).
+/// per level, and nothing that depends on an item (see `Probe`).
 public struct RegionIndex: Sendable {
     struct Level: Sendable {
         /// 1 / cell size in degrees.
@@ -416,7 +416,7 @@ public struct RegionIndex: Sendable {
     public func examinedCount(lat: Double, lon: Double) -> Int {
         withExtendedLifetime(self) {
             var n = 0
-            probe.forEachCell(lat: lat, lon: lon) { _, count, _ in n += count }
+            probe.forEachCell(lat: lat, lon: lon) { _, count in n += count }
             return n
         }
     }
