@@ -52,25 +52,35 @@ public struct CampaignCrossing: Sendable {
         // regions near one another (those one user's fixes meet) lie near one another in memory.
         // Results do not depend on this order: visits carry their campaign's region index and
         // are sorted per campaign.
-        var bounds = CompiledGeometry.bounds(of: shapes)
-        let spatial = Self.spatialOrder(bounds)
-        shapes = spatial.map { shapes[$0] }
-        bounds = spatial.map { bounds[$0] }
-        h = spatial.map { h[$0] }
+        let own = CompiledGeometry.bounds(of: shapes)
+        let spatial = Self.spatialOrder(own)
+        let bounds = spatial.map { own[$0] }
+        let hysteresis = spatial.map { h[$0] }
         confirm = spatial.map { confirm[$0] }
         groupOf = spatial.map { groupOf[$0] }
         campaignOf = spatial.map { campaignOf[$0] }
         local = spatial.map { local[$0] }
-        core = CrossingCore(compiled: CompiledGeometry(shapes: shapes, bounds: bounds), hysteresisM: h, confirmMs: confirm, group: groupOf,
+        // The shapes are read through `spatial` (not copied into that order). The index and the
+        // inside boxes need only the heads: a large set builds them on another core while the
+        // vertices and edge chunks are written (both wrote their buffers one after the other).
+        let heads = CompiledGeometry.heads(of: shapes, order: spatial, bounds: bounds)
+        let lookup = BackgroundTask(inBackground: heads.count >= CompiledGeometry.parallelFrom) {
+            CrossingCore.Lookup(heads: heads, hysteresisM: hysteresis)
+        }
+        let compiled = CompiledGeometry(shapes: shapes, order: spatial, heads: heads)
+        core = CrossingCore(compiled: compiled, lookup: lookup.value, hysteresisM: hysteresis, confirmMs: confirm, group: groupOf,
                             campaign: campaignOf, localRegion: local,
                             groups: groups.map { CrossingCore.Group(maxAccuracyM: $0.maxAccuracyM, maxGapMs: $0.maxGapMs) },
                             campaignCount: campaigns.count)
     }
 
     /// Indices of `boxes` in Z-order (Morton order) of their centres on a grid of 2^20 x 2^20
-    /// cells over the globe (about 40 m), ties in index order.
+    /// cells over the globe (about 40 m), ties in index order. Up to `packedUpTo` boxes (and
+    /// never more than 2^24) the keys are sorted as plain integers, each Morton key (40 bits)
+    /// above its index (24 bits), which puts ties in index order; beyond that by a comparison
+    /// of keys, then indices (the same order).
     /// - Complexity: O(n log n).
-    static func spatialOrder(_ boxes: [BoundingBox]) -> [Int] {
+    static func spatialOrder(_ boxes: [BoundingBox], packedUpTo: Int = 1 << 24) -> [Int] {
         func spread(_ v: UInt64) -> UInt64 {
             var x = v & 0xF_FFFF
             x = (x | (x << 16)) & 0x0000_FFFF_0000_FFFF
@@ -86,6 +96,11 @@ public struct CampaignCrossing: Sendable {
         }
         let keys = boxes.map { b -> UInt64 in
             return spread(cell((b.minLon + b.maxLon) / 2, -180, 360)) | (spread(cell((b.minLat + b.maxLat) / 2, -90, 180)) << 1)
+        }
+        if keys.count <= min(packedUpTo, 1 << 24) {
+            var packed = keys.enumerated().map { ($0.element << 24) | UInt64($0.offset) }
+            packed.sort()
+            return packed.map { Int($0 & 0xFF_FFFF) }
         }
         return keys.indices.sorted { keys[$0] != keys[$1] ? keys[$0] < keys[$1] : $0 < $1 }
     }

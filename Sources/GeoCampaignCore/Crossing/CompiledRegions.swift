@@ -131,45 +131,84 @@ struct CompiledGeometry: Sendable {
     /// in chunks on all cores; the same geometry as `RegionGeometry(shape)` region by region.
     /// - Complexity: O(total vertices), spread over the cores.
     init(shapes: [Region.Shape], bounds: [BoundingBox]) {
-        let n = shapes.count
+        let order = Array(shapes.indices)
+        self.init(shapes: shapes, order: order, heads: Self.heads(of: shapes, order: order, bounds: bounds))
+    }
+
+    /// Compiles `shapes[order[k]]` as region `k`, whose head is `heads[k]` (`heads(of:order:bounds:)`),
+    /// large sets in chunks on all cores: the shapes are read through `order`, not copied into
+    /// it (a copy retains and releases every shape). The same geometry as
+    /// `RegionGeometry(shapes[order[k]])` region by region.
+    /// - Complexity: O(total vertices), spread over the cores.
+    init(shapes: [Region.Shape], order: [Int], heads: [RegionGeometry]) {
+        let n = order.count
+        // Per region its counts at k + 1 (on all cores: each reads its shape's ring headers,
+        // scattered over the heap), then the running sums.
         var vertexOffsets = [Int](repeating: 0, count: n + 1)
         var chunkOffsets = [Int](repeating: 0, count: n + 1)
-        for (r, shape) in shapes.enumerated() {
-            var counts = (vertices: 0, chunks: 0)
-            if case let .polygon(parts) = shape { counts = RegionGeometry.polygonCounts(parts) }
-            vertexOffsets[r + 1] = vertexOffsets[r] + counts.vertices
-            chunkOffsets[r + 1] = chunkOffsets[r] + counts.chunks
-        }
-        var heads: [RegionGeometry] = []
-        var chunks: FixedBuffer<RegionGeometry.EdgeChunk>?
-        vertices = FixedBuffer(count: vertexOffsets[n]) { vertexOut in
-            chunks = FixedBuffer(count: chunkOffsets[n]) { chunkOut in
-                heads = [RegionGeometry](unsafeUninitializedCapacity: n) { headOut, written in
-                    shapes.withUnsafeBufferPointer { src in
+        shapes.withUnsafeBufferPointer { src in
+            order.withUnsafeBufferPointer { order in
+                vertexOffsets.withUnsafeMutableBufferPointer { vo in
+                    chunkOffsets.withUnsafeMutableBufferPointer { co in
                         Self.inChunks(n) { range in
-                            for r in range {
-                                let head: RegionGeometry
-                                switch src[r] {
-                                case .circle:
-                                    head = RegionGeometry(src[r])
-                                case let .polygon(parts):
-                                    if let v = vertexOut.baseAddress, let c = chunkOut.baseAddress {
-                                        RegionGeometry.writePolygon(parts, vertices: v + vertexOffsets[r], base: vertexOffsets[r],
-                                                                    chunks: c + chunkOffsets[r])
-                                    }
-                                    head = RegionGeometry(kind: .polygon(RegionGeometry.Polygon()), bounds: bounds[r])
-                                }
-                                (headOut.baseAddress.unsafelyUnwrapped + r).initialize(to: head)
+                            for k in range {
+                                guard case let .polygon(parts) = src[order[k]] else { continue }
+                                let counts = RegionGeometry.polygonCounts(parts)
+                                vo[k + 1] = counts.vertices
+                                co[k + 1] = counts.chunks
                             }
                         }
                     }
-                    written = n
+                }
+            }
+        }
+        for k in 0..<n {
+            vertexOffsets[k + 1] += vertexOffsets[k]
+            chunkOffsets[k + 1] += chunkOffsets[k]
+        }
+        var chunks: FixedBuffer<RegionGeometry.EdgeChunk>?
+        vertices = FixedBuffer(count: vertexOffsets[n]) { vertexOut in
+            chunks = FixedBuffer(count: chunkOffsets[n]) { chunkOut in
+                shapes.withUnsafeBufferPointer { src in
+                    order.withUnsafeBufferPointer { order in
+                        Self.inChunks(n) { range in
+                            for k in range {
+                                guard case let .polygon(parts) = src[order[k]], let v = vertexOut.baseAddress, let c = chunkOut.baseAddress else { continue }
+                                RegionGeometry.writePolygon(parts, vertices: v + vertexOffsets[k], base: vertexOffsets[k], chunks: c + chunkOffsets[k])
+                            }
+                        }
+                    }
                 }
             }
         }
         self.heads = heads
         self.chunkOffsets = chunkOffsets
         self.chunks = chunks ?? FixedBuffer([])
+    }
+
+    /// Per region `k`, the head of `shapes[order[k]]` whose own box is `bounds[k]`: a circle
+    /// whole (`RegionGeometry(shape)`), a polygon's bounds with an empty `Polygon`. Large sets
+    /// in chunks on all cores. The heads are all that the region index and the inside boxes
+    /// need, so those can be built while the vertices are written.
+    /// - Complexity: O(regions), spread over the cores.
+    static func heads(of shapes: [Region.Shape], order: [Int], bounds: [BoundingBox]) -> [RegionGeometry] {
+        [RegionGeometry](unsafeUninitializedCapacity: order.count) { out, written in
+            shapes.withUnsafeBufferPointer { src in
+                order.withUnsafeBufferPointer { order in
+                    inChunks(order.count) { range in
+                        for k in range {
+                            let head: RegionGeometry
+                            switch src[order[k]] {
+                            case .circle: head = RegionGeometry(src[order[k]])
+                            case .polygon: head = RegionGeometry(kind: .polygon(RegionGeometry.Polygon()), bounds: bounds[k])
+                            }
+                            (out.baseAddress.unsafelyUnwrapped + k).initialize(to: head)
+                        }
+                    }
+                }
+            }
+            written = order.count
+        }
     }
 
     /// The flat buffers of geometries compiled one by one (their vertices and chunks copied once).

@@ -50,29 +50,23 @@ struct CrossingCore: Sendable {
     /// - Complexity: O(n log n) for n regions.
     init(compiled: CompiledGeometry, hysteresisM: [Double], confirmMs: [Int64], group: [Int32],
          campaign: [Int32], localRegion: [Int32], groups: [Group], campaignCount: Int) {
+        self.init(compiled: compiled, lookup: Lookup(heads: compiled.heads, hysteresisM: hysteresisM), hysteresisM: hysteresisM,
+                  confirmMs: confirmMs, group: group, campaign: campaign, localRegion: localRegion, groups: groups, campaignCount: campaignCount)
+    }
+
+    /// As `init(compiled:hysteresisM:...)`, with the lookup already built
+    /// (`Lookup(heads: compiled.heads, hysteresisM: hysteresisM)`).
+    /// - Complexity: O(n) for n regions.
+    init(compiled: CompiledGeometry, lookup: Lookup, hysteresisM: [Double], confirmMs: [Int64], group: [Int32],
+         campaign: [Int32], localRegion: [Int32], groups: [Group], campaignCount: Int) {
         let geometries = compiled.heads
         let classifiers = geometries.enumerated().map { $0.element.circleClassifier(hysteresisM: hysteresisM[$0.offset]) }
         let compiledRegions = CompiledRegions(compiled: compiled, classifiers: classifiers, hysteresisM: hysteresisM, confirmMs: confirmMs,
                                               group: group, campaign: campaign, localRegion: localRegion)
         regions = compiledRegions
         cells = PolygonCellGrids(regions: compiledRegions)
-        var entries: [(box: BoundingBox, owner: Int32)] = []
-        entries.reserveCapacity(geometries.count)
-        for (r, g) in geometries.enumerated() {
-            let grown = g.bounds(expandedByMeters: max(0, hysteresisM[r]) + CrossingEngine.indexMarginM)
-            for part in grown.wrappedParts() { entries.append((part, Int32(r))) }
-        }
-        index = RegionIndex(entries: entries)
-        // Where a fix can be IN a region at all: its own box grown by far more than the boundary
-        // tolerance (a depth within it counts as 0, IN when the hysteresis is 0); the whole
-        // globe for a box that wraps across the antimeridian or reaches a pole.
-        insideBoxes = FixedBuffer(geometries.map { g in
-            let b = g.bounds(expandedByMeters: CrossingCore.insideMarginM)
-            if b.minLon <= -180 || b.maxLon >= 180 || b.minLat <= -90 || b.maxLat >= 90 {
-                return RegionIndex.FloatBox(BoundingBox(minLat: -90, maxLat: 90, minLon: -180, maxLon: 180))
-            }
-            return RegionIndex.FloatBox(b)
-        })
+        index = lookup.index
+        insideBoxes = lookup.insideBoxes
         self.groups = FixedBuffer(groups)
         self.campaignCount = campaignCount
     }

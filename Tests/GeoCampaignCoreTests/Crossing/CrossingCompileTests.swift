@@ -39,6 +39,51 @@ final class CrossingCompileTests: XCTestCase {
         XCTAssertGreaterThan(polygons, 5_000)
         XCTAssertGreaterThan(regions.count, CompiledGeometry.parallelFrom, "large enough to be compiled in parallel chunks")
     }
+
+    /// A large campaign set (its shapes read through the spatial order, its lookup built on
+    /// another thread while the vertices are written) compiles to what the geometries put in
+    /// that order and compiled one by one give: records, vertices, chunks, index, inside boxes.
+    func testLargeCampaignSetCompilesAsItsGeometriesInSpatialOrder() {
+        var rng = SplitMix64(seed: 31)
+        let regions = RegionIndexTests.randomRegions(12_000, rng: &rng)
+        let split = 7_000
+        let a = Campaign(id: "a", regions: Array(regions[..<split]), rules: [], offers: [])
+        let b = Campaign(id: "b", regions: Array(regions[split...]), rules: [], offers: [])
+        let settings = Settings(tracking: Tracking(hysteresisM: 15))
+        let crossing = CampaignCrossing(campaigns: [a, b], settings: settings)
+        let (pa, pb) = (CrossingParameters(campaign: a, settings: settings), CrossingParameters(campaign: b, settings: settings))
+        let shapes = regions.map(\.shape)
+        let order = CampaignCrossing.spatialOrder(CompiledGeometry.bounds(of: shapes))
+        XCTAssertNotEqual(order, Array(order.indices), "the order moves regions")
+        let reference = CrossingCore(geometries: order.map { RegionGeometry(shapes[$0]) },
+                                     hysteresisM: order.map { $0 < split ? pa.hysteresisM[$0] : pb.hysteresisM[$0 - split] },
+                                     confirmMs: order.map { $0 < split ? pa.confirmMs[$0] : pb.confirmMs[$0 - split] },
+                                     group: order.map { _ in 0 }, campaign: order.map { $0 < split ? 0 : 1 },
+                                     localRegion: order.map { Int32($0 < split ? $0 : $0 - split) },
+                                     groups: [CrossingCore.Group(maxAccuracyM: pa.maxAccuracyM, maxGapMs: pa.maxGapMs)], campaignCount: 2)
+        let core = crossing.core
+        func bytes<T>(_ buffer: FixedBuffer<T>) -> [UInt8] { Array(UnsafeRawBufferPointer(buffer.elements)) }
+        func fields(_ r: CompiledRegions.Record) -> [Double] {
+            [Double(r.method.rawValue), r.circle.isCircle ? 1 : 0, r.circle.latRad, r.circle.lonRad, r.circle.cosLat, r.circle.inBelow,
+             r.circle.outAbove, r.radiusM, r.hysteresisM, Double(r.confirmMs), Double(r.chunkStart), Double(r.chunkEnd),
+             Double(r.group), Double(r.campaign), Double(r.localRegion)]
+        }
+        withExtendedLifetime((core, reference)) {
+            XCTAssertEqual(core.regions.records.count, regions.count)
+            XCTAssertEqual(core.regions.records.elements.map(fields), reference.regions.records.elements.map(fields))
+            XCTAssertEqual(bytes(core.regions.vertices), bytes(reference.regions.vertices))
+            XCTAssertEqual(bytes(core.regions.chunks), bytes(reference.regions.chunks))
+            XCTAssertEqual(bytes(core.insideBoxes), bytes(reference.insideBoxes))
+            XCTAssertEqual(bytes(core.index.entryBoxes), bytes(reference.index.entryBoxes))
+            XCTAssertEqual(bytes(core.index.owners), bytes(reference.index.owners))
+            XCTAssertEqual(bytes(core.index.levels), bytes(reference.index.levels))
+            XCTAssertEqual(bytes(core.index.slots), bytes(reference.index.slots))
+            XCTAssertEqual(bytes(core.index.starts), bytes(reference.index.starts))
+            XCTAssertEqual(bytes(core.index.items), bytes(reference.index.items))
+            XCTAssertGreaterThan(core.index.items.count, regions.count)
+        }
+        XCTAssertGreaterThan(regions.count, CompiledGeometry.parallelFrom, "large enough for the lookup on another thread")
+    }
 }
 
 /// The spatial compile order is a permutation that puts near regions near one another.
@@ -60,6 +105,22 @@ final class CrossingSpatialOrderTests: XCTestCase {
         let ordered = zip(order, order.dropFirst()).map { gap($0, $1) }.reduce(0, +)
         let original = zip(geometries.indices, geometries.indices.dropFirst()).map { gap($0, $1) }.reduce(0, +)
         XCTAssertLessThan(ordered * 10, original, "consecutive regions in compile order are close")
+    }
+
+    /// The order by packed integer keys is the order by (key, index): boxes with many equal
+    /// centres (ties), compared with the comparison sort the same function falls back to.
+    func testPackedSpatialOrderEqualsTheComparisonOrder() {
+        var rng = SplitMix64(seed: 9)
+        for trial in 0..<20 {
+            let n = 1 + Int(rng.unit() * 3_000)
+            let distinct = 1 + Int(rng.unit() * Double(trial % 2 == 0 ? 20 : n))
+            let centres = (0..<distinct).map { _ in (lat: (rng.unit() - 0.5) * 170, lon: (rng.unit() - 0.5) * 350) }
+            let boxes = (0..<n).map { _ -> BoundingBox in
+                let c = centres[Int(rng.unit() * Double(distinct)) % distinct]
+                return BoundingBox(minLat: c.lat - 0.01, maxLat: c.lat + 0.01, minLon: c.lon - 0.01, maxLon: c.lon + 0.01)
+            }
+            XCTAssertEqual(CampaignCrossing.spatialOrder(boxes), CampaignCrossing.spatialOrder(boxes, packedUpTo: 0), "trial \(trial)")
+        }
     }
 }
 
