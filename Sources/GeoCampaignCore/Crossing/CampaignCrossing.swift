@@ -61,14 +61,17 @@ public struct CampaignCrossing: Sendable {
         campaignOf = spatial.map { campaignOf[$0] }
         local = spatial.map { local[$0] }
         // The shapes are read through `spatial` (not copied into that order). The index and the
-        // inside boxes need only the heads: a large set builds them on another core while the
-        // vertices and edge chunks are written (both wrote their buffers one after the other).
+        // inside boxes need only the heads: this thread builds them while the other cores write
+        // the vertices and edge chunks (one was done after the other). Not on a worker thread:
+        // there its buffers took fresh pages of that thread's malloc arena (11 MB more at the
+        // peak with 100k polygons).
         let heads = CompiledGeometry.heads(of: shapes, order: spatial, bounds: bounds)
-        let lookup = BackgroundTask(inBackground: heads.count >= CompiledGeometry.parallelFrom) {
-            CrossingCore.Lookup(heads: heads, hysteresisM: hysteresis)
+        var lookup: CrossingCore.Lookup?
+        let compiled = CompiledGeometry(shapes: shapes, order: spatial, heads: heads) {
+            lookup = CrossingCore.Lookup(heads: heads, hysteresisM: hysteresis)
         }
-        let compiled = CompiledGeometry(shapes: shapes, order: spatial, heads: heads)
-        core = CrossingCore(compiled: compiled, lookup: lookup.value, hysteresisM: hysteresis, confirmMs: confirm, group: groupOf,
+        core = CrossingCore(compiled: compiled, lookup: lookup ?? CrossingCore.Lookup(heads: heads, hysteresisM: hysteresis),
+                            hysteresisM: hysteresis, confirmMs: confirm, group: groupOf,
                             campaign: campaignOf, localRegion: local,
                             groups: groups.map { CrossingCore.Group(maxAccuracyM: $0.maxAccuracyM, maxGapMs: $0.maxGapMs) },
                             campaignCount: campaigns.count)

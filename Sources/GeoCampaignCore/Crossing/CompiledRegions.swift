@@ -138,9 +138,11 @@ struct CompiledGeometry: Sendable {
     /// Compiles `shapes[order[k]]` as region `k`, whose head is `heads[k]` (`heads(of:order:bounds:)`),
     /// large sets in chunks on all cores: the shapes are read through `order`, not copied into
     /// it (a copy retains and releases every shape). The same geometry as
-    /// `RegionGeometry(shapes[order[k]])` region by region.
+    /// `RegionGeometry(shapes[order[k]])` region by region. `alongside` runs once on the calling
+    /// thread while the other cores write the vertices (then it writes them too): work that
+    /// needs only the heads, such as the region index.
     /// - Complexity: O(total vertices), spread over the cores.
-    init(shapes: [Region.Shape], order: [Int], heads: [RegionGeometry]) {
+    init(shapes: [Region.Shape], order: [Int], heads: [RegionGeometry], alongside: () -> Void = {}) {
         let n = order.count
         // Per region its counts at k + 1 (on all cores: each reads its shape's ring headers,
         // scattered over the heap), then the running sums.
@@ -171,11 +173,20 @@ struct CompiledGeometry: Sendable {
             chunks = FixedBuffer(count: chunkOffsets[n]) { chunkOut in
                 shapes.withUnsafeBufferPointer { src in
                     order.withUnsafeBufferPointer { order in
-                        Self.inChunks(n) { range in
-                            for k in range {
-                                guard case let .polygon(parts) = src[order[k]], let v = vertexOut.baseAddress, let c = chunkOut.baseAddress else { continue }
-                                RegionGeometry.writePolygon(parts, vertices: v + vertexOffsets[k], base: vertexOffsets[k], chunks: c + chunkOffsets[k])
+                        let ranges = ChunkClaims(count: Self.chunkCount(n))
+                        func write() {
+                            while let r = ranges.next() {
+                                for k in (n * r / ranges.count)..<(n * (r + 1) / ranges.count) {
+                                    guard case let .polygon(parts) = src[order[k]], let v = vertexOut.baseAddress, let c = chunkOut.baseAddress else { continue }
+                                    RegionGeometry.writePolygon(parts, vertices: v + vertexOffsets[k], base: vertexOffsets[k], chunks: c + chunkOffsets[k])
+                                }
                             }
+                        }
+                        if ranges.count == 1 {
+                            alongside()
+                            write()
+                        } else {
+                            ChunkClaims.run(onCaller: { alongside(); write() }, others: write)
                         }
                     }
                 }
@@ -264,10 +275,13 @@ struct CompiledGeometry: Sendable {
         }
     }
 
+    /// Into how many ranges `n` regions are cut: 1 below `parallelFrom`, else 8 per core (at most 64).
+    static func chunkCount(_ n: Int) -> Int { n < parallelFrom ? 1 : min(64, ProcessInfo.processInfo.activeProcessorCount * 8) }
+
     /// Runs `body` over `0 ..< n` cut into ranges, on all cores when `n` reaches `parallelFrom`;
     /// `body` must only write what its range owns.
     static func inChunks(_ n: Int, _ body: (Range<Int>) -> Void) {
-        let count = n < parallelFrom ? 1 : min(64, ProcessInfo.processInfo.activeProcessorCount * 8)
+        let count = chunkCount(n)
         if count == 1 {
             body(0..<n)
             return

@@ -74,47 +74,93 @@ extension CampaignDecoder {
         }
     }
 
-    /// Per-chunk results written from worker threads, read after they are done.
-    private final class ChunkResults: @unchecked Sendable {
-        private var chunks: [[FeatureOutcome]]
+    /// The decoded chunks of a large import's features, each taken out by the merging thread
+    /// once it is done.
+    private final class DecodedChunks: @unchecked Sendable {
+        private var chunks: [[FeatureOutcome]?]
         private let lock = NSLock()
-        init(count: Int) { chunks = Array(repeating: [], count: count) }
-        func set(_ k: Int, _ r: [FeatureOutcome]) {
-            lock.lock()
-            chunks[k] = r
-            lock.unlock()
+        private let ready: [DispatchSemaphore]
+
+        init(count: Int) {
+            chunks = Array(repeating: nil, count: count)
+            ready = (0..<count).map { _ in DispatchSemaphore(value: 0) }
         }
-        /// Takes the chunks out, leaving none: the caller then holds the only reference.
-        func take() -> [[FeatureOutcome]] {
+
+        func set(_ k: Int, _ outcomes: [FeatureOutcome]) {
+            lock.lock()
+            chunks[k] = outcomes
+            lock.unlock()
+            ready[k].signal()
+        }
+
+        /// Chunk `k` taken out, leaving none (the caller then holds the only reference): at once
+        /// if it is done, else nil, or after waiting for it when `wait`.
+        func take(_ k: Int, wait: Bool) -> [FeatureOutcome]? {
+            if wait {
+                ready[k].wait()
+            } else if ready[k].wait(timeout: .now()) == .timedOut {
+                return nil
+            }
             lock.lock()
             defer { lock.unlock() }
-            var out: [[FeatureOutcome]] = []
-            swap(&out, &chunks)
+            let out = chunks[k]
+            chunks[k] = nil
             return out
         }
     }
 
-    /// Decodes every feature, in chunks on several threads for large files; outcomes are chunks
-    /// in feature order, exactly as decoding them one by one. Decoding in chunks gives back the
-    /// memory of each chunk's nodes once it is decoded (`released` is then true: the features'
-    /// nodes are not to be read again); `end` is the node just past the last feature's.
+    /// Decodes every feature and hands the outcomes to `merge` on the calling thread, chunk by
+    /// chunk in feature order, exactly as decoding them one by one. Large files are decoded in
+    /// chunks on all cores, and the calling thread merges each chunk as soon as it is done,
+    /// decoding chunks itself in between (the merge, one thread's work, ran after all the
+    /// chunks were decoded). Decoding in chunks gives back the memory of each chunk's nodes
+    /// once it is decoded; the result is then true (the features' nodes are not to be read
+    /// again). `end` is the node just past the last feature's.
     /// - Complexity: O(total size of the features), spread over the available cores.
-    private static func decodeFeatures(_ features: [JSONNode], end: Int, _ settings: ImportSettings) -> (outcomes: [[FeatureOutcome]], released: Bool) {
+    private static func decodeFeatures(_ features: [JSONNode], end: Int, _ settings: ImportSettings,
+                                       merge: (inout [FeatureOutcome]) -> Void) -> Bool {
         let n = features.count
-        let chunkCount = n < 4_096 ? 1 : min(32, max(1, ProcessInfo.processInfo.activeProcessorCount * 4))
-        var scratch: [[Coordinate]] = []
-        if chunkCount == 1 { return ([features.indices.map { decodeFeature($0, features[$0], settings, &scratch) }], false) }
-        let results = ChunkResults(count: chunkCount)
-        DispatchQueue.concurrentPerform(iterations: chunkCount) { c in
+        // 16 chunks per core (at most 32): the merge of the last chunks is what is left on one
+        // thread at the end (with 4 per core, a quarter of the merge ran after the decoding).
+        let chunkCount = n < 4_096 ? 1 : min(32, max(1, ProcessInfo.processInfo.activeProcessorCount * 16))
+        if chunkCount == 1 {
+            var scratch: [[Coordinate]] = []
+            var all = features.indices.map { decodeFeature($0, features[$0], settings, &scratch) }
+            merge(&all)
+            return false
+        }
+        let claims = ChunkClaims(count: chunkCount)
+        let decoded = DecodedChunks(count: chunkCount)
+        // Each thread works on its own copy of the settings, so that the reference counts it
+        // touches per feature are its own, not shared with the other threads.
+        func decode(_ c: Int, _ own: ImportSettings, _ scratch: inout [[Coordinate]]) {
             let lo = n * c / chunkCount, hi = n * (c + 1) / chunkCount
-            // Each thread works on its own copy of the settings, so that the reference counts it
-            // touches per feature are its own, not shared with the other threads.
+            let outcomes = (lo..<hi).map { decodeFeature($0, features[$0], own, &scratch) }
+            if lo < hi { features[lo].document.releaseNodes(features[lo].index..<(hi < n ? features[hi].index : end)) }
+            decoded.set(c, outcomes)
+        }
+        var merged = 0
+        func mergeDone(wait: Bool) {
+            while merged < chunkCount, var chunk = decoded.take(merged, wait: wait) {
+                merge(&chunk)
+                merged += 1
+            }
+        }
+        ChunkClaims.run(onCaller: {
             let own = settings.ownCopy()
             var scratch: [[Coordinate]] = []
-            results.set(c, (lo..<hi).map { decodeFeature($0, features[$0], own, &scratch) })
-            if lo < hi { features[lo].document.releaseNodes(features[lo].index..<(hi < n ? features[hi].index : end)) }
-        }
-        return (results.take(), true)
+            while true {
+                mergeDone(wait: false)
+                guard let c = claims.next() else { break }
+                decode(c, own, &scratch)
+            }
+            mergeDone(wait: true)
+        }, others: {
+            let own = settings.ownCopy()
+            var scratch: [[Coordinate]] = []
+            while let c = claims.next() { decode(c, own, &scratch) }
+        })
+        return true
     }
 
     /// Decodes feature `i` (0-based) of an import. The rings as written are read into `scratch`,
@@ -343,15 +389,8 @@ extension CampaignDecoder {
             scope.origins.reserveCapacity(max(scope.origins.count + most, 2 * scope.origins.capacity))
         }
         let line = pathNode.mark.line
-        var decoded = Self.decodeFeatures(features, end: root.tape.next(list.index), settings)
-        let released = decoded.released
-        // Moved out, not copied (a copy would share the chunks and copy each on first change).
-        var chunks: [[FeatureOutcome]] = []
-        swap(&chunks, &decoded.outcomes)
-        for c in chunks.indices {
-            // Outcomes are moved out of their chunk (swapped with empty ones), not copied.
-            var chunk: [FeatureOutcome] = []
-            swap(&chunk, &chunks[c])
+        // Outcomes are moved out of their chunk (swapped with empty ones), not copied.
+        let released = Self.decodeFeatures(features, end: root.tape.next(list.index), settings) { chunk in
             for k in chunk.indices {
                 var outcome = FeatureOutcome()
                 swap(&outcome, &chunk[k])

@@ -75,6 +75,9 @@ final class ImportSplitTests: XCTestCase {
         }
         XCTAssertEqual(got, [try expected(3_000, "f-1", first: 1), try expected(5_001, "f-2", first: 2), try expected(5_002, "f-2", first: 2)])
         XCTAssertEqual(result.regionCount, n - 3)
+        // The chunks are merged as they are decoded: the regions still come in file order.
+        let ids = try XCTUnwrap(result.campaignSet.campaigns.first).regions.map(\.id)
+        XCTAssertEqual(ids, (1...n).filter { ![3_000, 5_001, 5_002].contains($0) }.map { "f-\($0)" })
     }
 
     func testFeaturesWithoutIdsSuggestTheUniquePropertiesAfterChunkedDecoding() throws {
