@@ -58,14 +58,10 @@ struct StateWriter {
     private mutating func longVarint(_ v: UInt64) {
         if v < 1 << 56 {
             let length = (70 - v.leadingZeroBitCount) / 7 // 2...8 bytes
-            var x = v & 0x7F
-            x |= (v << 1) & 0x7F00
-            x |= (v << 2) & 0x7F_0000
-            x |= (v << 3) & 0x7F00_0000
-            x |= (v << 4) & 0x7F_0000_0000
-            x |= (v << 5) & 0x7F00_0000_0000
-            x |= (v << 6) & 0x7F_0000_0000_0000
-            x |= (v << 7) & 0x7F00_0000_0000_0000
+            // 28-bit halves into 32-bit lanes, 14-bit quarters into 16-bit lanes, 7-bit groups into bytes.
+            var x = (v & 0x0FFF_FFFF) | ((v & 0xFF_FFFF_F000_0000) << 4)
+            x = (x & 0x0000_3FFF_0000_3FFF) | ((x & 0x0FFF_C000_0FFF_C000) << 2)
+            x = (x & 0x007F_007F_007F_007F) | ((x & 0x3F80_3F80_3F80_3F80) << 1)
             x |= 0x8080_8080_8080_8080 & ((1 << UInt64(8 * (length - 1))) &- 1)
             UnsafeMutableRawPointer(base + count).storeBytes(of: x.littleEndian, as: UInt64.self)
             count += length
@@ -160,15 +156,11 @@ struct StateReader {
             let stops = ~x & 0x8080_8080_8080_8080
             if stops != 0 {
                 let bits = stops.trailingZeroBitCount + 1 // 8 x the number's length
-                let m = x & ((1 << UInt64(bits)) &- 1)
-                var v = m & 0x7F
-                v |= (m >> 1) & 0x3F80
-                v |= (m >> 2) & 0x1F_C000
-                v |= (m >> 3) & 0xFE0_0000
-                v |= (m >> 4) & 0x7_F000_0000
-                v |= (m >> 5) & 0x3F8_0000_0000
-                v |= (m >> 6) & 0x1_FC00_0000_0000
-                v |= (m >> 7) & 0xFE_0000_0000_0000
+                // The bytes' 7-bit groups pairwise into 14, 28 and 56 bits.
+                var v = x & ((1 << UInt64(bits)) &- 1) & 0x7F7F_7F7F_7F7F_7F7F
+                v = (v & 0x007F_007F_007F_007F) | ((v & 0x7F00_7F00_7F00_7F00) >> 1)
+                v = (v & 0x0000_3FFF_0000_3FFF) | ((v & 0x3FFF_0000_3FFF_0000) >> 2)
+                v = (v & 0x0000_0000_0FFF_FFFF) | ((v & 0x0FFF_FFFF_0000_0000) >> 4)
                 at += bits >> 3
                 return v
             }
