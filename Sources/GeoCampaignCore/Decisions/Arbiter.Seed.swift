@@ -43,13 +43,37 @@ extension Arbiter {
         return nil
     }
 
-    /// A seed as the earlier decision a reason names: its campaign and rule found by id in this
-    /// arbiter's campaigns; nil when either is no longer there (or the rule id is unknown), so
-    /// that the seed counts but is not named.
-    func priorDecision(_ seed: Seed) -> PriorDecision? {
+    /// Where a seed's campaign and rule are in this arbiter's campaigns, to name the seed as the
+    /// earlier decision a reason names (`PriorDecision`): found by id, nil when either is no
+    /// longer there (or the rule id is unknown), so that the seed counts but is not named.
+    func priorRule(of seed: Seed) -> (campaign: Int, rule: Int)? {
         guard let c = campaigns.campaigns.firstIndex(where: { $0.id == seed.campaignId }),
               let r = campaigns.campaigns[c].rules.firstIndex(where: { $0.id == seed.ruleId && $0.offer == seed.offerId }) else { return nil }
-        return PriorDecision(trigger: Trigger(time: seed.time, campaign: c, rule: r, evidence: []),
-                             status: seed.delivered ? .delivered : .heldOut)
+        return (c, r)
+    }
+
+    /// What the arbiter needs of a seed besides its time: its offer slot (-1 when unknown),
+    /// whether that offer has a cap, and, when reasons are written, its rule (`priorRule`).
+    struct SeedPlace {
+        var slot: Int
+        var capped: Bool
+        var rule: (campaign: Int, rule: Int)?
+    }
+
+    /// The places of `prior`'s seeds, in order. Consecutive seeds name the same campaign, offer
+    /// and rule most of the time (one rule firing day after day): their place is found once,
+    /// and a repeat costs three comparisons of equal strings.
+    func places(of prior: [Seed], explain: Bool) -> [SeedPlace] {
+        var out: [SeedPlace] = []
+        out.reserveCapacity(prior.count)
+        for (k, seed) in prior.enumerated() {
+            if k > 0, case let p = prior[k - 1], seed.campaignId == p.campaignId, seed.offerId == p.offerId, seed.ruleId == p.ruleId {
+                out.append(out[k - 1])
+                continue
+            }
+            let slot = self.slot(campaignId: seed.campaignId, offerId: seed.offerId)
+            out.append(SeedPlace(slot: slot, capped: slot >= 0 && cap(ofSlot: slot) != nil, rule: explain ? priorRule(of: seed) : nil))
+        }
+        return out
     }
 }

@@ -133,20 +133,22 @@ public struct Arbiter: Sendable {
         var capHistory: [(slot: Int, times: [Int64], decisions: [PriorDecision])] = []
         var deliveredTimes: [Int64] = []
         var delivered: [PriorDecision] = []
-        for seed in prior {
-            let slot = self.slot(campaignId: seed.campaignId, offerId: seed.offerId)
-            let named = explain ? priorDecision(seed).map { [$0] } ?? [] : []
-            if slot >= 0 && cap(ofSlot: slot) != nil {
-                if let h = capHistory.firstIndex(where: { $0.slot == slot }) {
+        for (seed, place) in zip(prior, places(of: prior, explain: explain)) {
+            let named = place.rule.map {
+                PriorDecision(trigger: Trigger(time: seed.time, campaign: $0.campaign, rule: $0.rule, evidence: []),
+                              status: seed.delivered ? .delivered : .heldOut)
+            }
+            if place.capped {
+                if let h = capHistory.firstIndex(where: { $0.slot == place.slot }) {
                     capHistory[h].times.append(seed.time)
-                    capHistory[h].decisions += named
+                    if let named { capHistory[h].decisions.append(named) }
                 } else {
-                    capHistory.append((slot, [seed.time], named))
+                    capHistory.append((place.slot, [seed.time], named.map { [$0] } ?? []))
                 }
             }
             if seed.delivered {
                 deliveredTimes.append(seed.time)
-                delivered += named
+                if let named { delivered.append(named) }
             }
         }
         var lastDelivered: Trigger?

@@ -10,13 +10,20 @@ extension UserState {
     /// The record, with campaign `c` written as state slot `slots[c]`.
     /// - Complexity: O(size of the state).
     func encoded(slots: [Int]) -> [UInt8] {
-        // The ids of the seeds, each once (a user's seeds name few campaigns, offers and rules,
-        // so a linear search beats hashing each id: it was a third of the encoding's cost).
+        // The ids of the seeds, each once. A seed names the same campaign, offer and rule as the
+        // one before it most of the time (one rule firing day after day), which costs three
+        // comparisons of equal strings; else each id is searched among the few of the user (a
+        // linear search beats hashing each id: it was a third of the encoding's cost).
         var ids: [String] = []
+        ids.reserveCapacity(min(3 * seeds.count, 16))
         var indexed: [(Int, Int, Int)] = []
         indexed.reserveCapacity(seeds.count)
-        for s in seeds {
-            indexed.append((Self.index(s.campaignId, in: &ids), Self.index(s.offerId, in: &ids), Self.index(s.ruleId, in: &ids)))
+        for (k, s) in seeds.enumerated() {
+            if k > 0, case let p = seeds[k - 1], s.campaignId == p.campaignId, s.offerId == p.offerId, s.ruleId == p.ruleId {
+                indexed.append(indexed[k - 1])
+            } else {
+                indexed.append((Self.index(s.campaignId, in: &ids), Self.index(s.offerId, in: &ids), Self.index(s.ruleId, in: &ids)))
+            }
         }
         // The most bytes each part can take (every number and instant at its longest).
         let v = StateWriter.maxVarint
@@ -76,49 +83,60 @@ extension UserState {
     }
 
     /// Reads a record where it lies (an SQLite column's blob: `StateStore.UserReader.state`).
+    /// Each part is built once, in its final array (reserved at its count), and the visits of a
+    /// campaign that is not in `campaignOfSlot` are read past, not kept.
     static func decoded(_ bytes: UnsafeRawBufferPointer, campaignOfSlot: [Int: Int], campaignCount: Int) -> UserState? {
         guard let version = bytes.first, version == 1 || version == recordVersion else { return nil }
         var r = StateReader(bytes, compact: version >= 2)
         _ = r.u8()
         guard let t0 = r.time(from: 0), let tEnd = r.time(from: t0), let settled = r.time(from: tEnd), let held = r.number() else { return nil }
-        var s = UserState(t0: t0, campaignCount: campaignCount)
-        s.tEnd = tEnd
-        s.settled = settled
-        s.held = held
-        for c in 0..<campaignCount { s.campaigns[c].t0 = nil }
         guard let ng = r.count(minBytes: 10) else { return nil }
+        var crossing = CrossingResume()
+        crossing.groups.reserveCapacity(ng)
         for _ in 0..<ng {
             guard let a = r.u64(), let g = r.time(from: 0), let l = r.time(from: tEnd) else { return nil }
-            s.crossing.groups.append(.init(maxAccuracyBits: a, maxGapMs: g, last: l))
+            crossing.groups.append(.init(maxAccuracyBits: a, maxGapMs: g, last: l))
         }
         guard let np = r.count(minBytes: 4) else { return nil }
+        // The parts by campaign; a campaign that no part names starts afresh (t0 nil).
+        var campaigns: [CampaignPart] = []
+        campaigns.reserveCapacity(campaignCount)
         for _ in 0..<np {
             guard let slot = r.number(), let has = r.u8(), let pt0 = r.time(from: t0), let nv = r.count(minBytes: 4) else { return nil }
+            let c = campaignOfSlot[slot].flatMap { $0 < campaignCount ? $0 : nil }
             var visits: [Visit] = []
-            visits.reserveCapacity(nv)
+            if c != nil, nv > 0 { visits.reserveCapacity(nv) }
             var previous = tEnd
             for _ in 0..<nv {
                 guard let reg = r.number(), let enter = r.time(from: previous), let exit = r.time(from: enter), let reason = r.u8() else { return nil }
-                visits.append(Visit(region: Int32(truncatingIfNeeded: reg), enter: enter, exit: exit, lastSeen: exit, reason: reason == 1 ? .gap : .left))
+                if c != nil {
+                    visits.append(Visit(region: Int32(truncatingIfNeeded: reg), enter: enter, exit: exit, lastSeen: exit, reason: reason == 1 ? .gap : .left))
+                }
                 previous = enter
             }
-            if let c = campaignOfSlot[slot], c < campaignCount {
-                s.campaigns[c] = CampaignPart(t0: has == 1 ? pt0 : nil, visits: visits)
+            if let c {
+                while campaigns.count < c { campaigns.append(CampaignPart(t0: nil)) }
+                let part = CampaignPart(t0: has == 1 ? pt0 : nil, visits: visits)
+                if c == campaigns.count { campaigns.append(part) } else { campaigns[c] = part }
             }
         }
+        while campaigns.count < campaignCount { campaigns.append(CampaignPart(t0: nil)) }
         guard let nt = r.count(minBytes: 5) else { return nil }
+        crossing.tracks.reserveCapacity(nt)
         for _ in 0..<nt {
             guard let slot = r.number(), let reg = r.number(), let k = r.u8(), let kind = CrossingResume.Track.Kind(rawValue: k),
                   let a = r.time(from: tEnd), let b = r.time(from: a) else { return nil }
             if let c = campaignOfSlot[slot], c < campaignCount {
-                s.crossing.tracks.append(.init(campaign: Int32(c), region: Int32(truncatingIfNeeded: reg), kind: kind, a: a, b: b))
+                crossing.tracks.append(.init(campaign: Int32(c), region: Int32(truncatingIfNeeded: reg), kind: kind, a: a, b: b))
             }
         }
+        var seeds: [Arbiter.Seed] = []
         if version == 1 {
             guard let ns = r.count(minBytes: 17) else { return nil }
+            seeds.reserveCapacity(ns)
             for _ in 0..<ns {
                 guard let time = r.i64(), let d = r.u8(), let cid = r.string(), let oid = r.string() else { return nil }
-                s.seeds.append(Arbiter.Seed(time: time, delivered: d == 1, campaignId: cid, offerId: oid, ruleId: ""))
+                seeds.append(Arbiter.Seed(time: time, delivered: d == 1, campaignId: cid, offerId: oid, ruleId: ""))
             }
         } else {
             guard let ni = r.count(minBytes: 1) else { return nil }
@@ -129,16 +147,16 @@ extension UserState {
                 ids.append(id)
             }
             guard let ns = r.count(minBytes: 5) else { return nil }
-            s.seeds.reserveCapacity(ns)
+            seeds.reserveCapacity(ns)
             var previous = tEnd
             for _ in 0..<ns {
                 guard let time = r.time(from: previous), let d = r.u8(), let c = r.number(), let o = r.number(), let k = r.number(),
                       c < ids.count, o < ids.count, k < ids.count else { return nil }
-                s.seeds.append(Arbiter.Seed(time: time, delivered: d == 1, campaignId: ids[c], offerId: ids[o], ruleId: ids[k]))
+                seeds.append(Arbiter.Seed(time: time, delivered: d == 1, campaignId: ids[c], offerId: ids[o], ruleId: ids[k]))
                 previous = time
             }
         }
         guard r.atEnd else { return nil }
-        return s
+        return UserState(t0: t0, tEnd: tEnd, settled: settled, held: held, crossing: crossing, campaigns: campaigns, seeds: seeds)
     }
 }

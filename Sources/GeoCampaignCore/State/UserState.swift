@@ -51,4 +51,15 @@ public struct UserState: Sendable, Equatable {
         campaigns = Array(repeating: CampaignPart(t0: t0), count: campaignCount)
         seeds = []
     }
+
+    /// A state of the given parts (the record's decoding builds each part once, in place).
+    init(t0: Int64, tEnd: Int64, settled: Int64, held: Int, crossing: CrossingResume, campaigns: [CampaignPart], seeds: [Arbiter.Seed]) {
+        self.t0 = t0
+        self.tEnd = tEnd
+        self.settled = settled
+        self.held = held
+        self.crossing = crossing
+        self.campaigns = campaigns
+        self.seeds = seeds
+    }
 }

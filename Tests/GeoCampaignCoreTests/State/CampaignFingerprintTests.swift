@@ -31,4 +31,26 @@ final class CampaignFingerprintTests: XCTestCase {
         c.regions[1].confirmMs = 61_000
         XCTAssertTrue(seen.insert(CampaignFingerprint.of(c, settings: set.settings)).inserted, "confirm")
     }
+
+    /// The settings' text (in every stored fingerprint and source key) is written field by
+    /// field; it must be what `String(describing:)` of the settings printed, for every value.
+    func testSettingsTextIsTheDescribedSettings() {
+        func described(_ s: Settings) -> String {
+            "limit \(String(describing: s.perUserLimit)) tracking \(String(describing: s.tracking))\n"
+        }
+        let doubles: [Double?] = [nil, 20, 0, -0.0, 0.5, 1e-7, 123.456, 1e21, 1e300, .leastNonzeroMagnitude, .greatestFiniteMagnitude, .infinity, -.infinity, .nan, 1.0 / 3]
+        let ints: [Int64?] = [nil, 0, 1, 20_000, -5, .max, .min, 86_400_000]
+        let caps: [Cap?] = [nil, Cap(count: 1), Cap(count: 3, perMs: 86_400_000), Cap(count: .max, perMs: .min)]
+        var g = SplitMix(seed: 9)
+        var seen = Set<String>()
+        for k in 0..<400 {
+            func pick<T>(_ xs: [T]) -> T { xs[Int(g.next() % UInt64(xs.count))] }
+            let s = Settings(perUserLimit: k == 0 ? nil : pick(caps),
+                             tracking: k == 0 ? Tracking() : Tracking(hysteresisM: pick(doubles), confirmMs: pick(ints), maxAccuracyM: pick(doubles), maxGapMs: pick(ints)))
+            XCTAssertEqual(CampaignFingerprint.settingsText(s), described(s), "settings \(k)")
+            seen.insert(described(s))
+        }
+        XCTAssertGreaterThan(seen.count, 300)
+        XCTAssertEqual(CampaignFingerprint.settingsText(Settings()), "limit nil tracking Tracking(hysteresisM: nil, confirmMs: nil, maxAccuracyM: nil, maxGapMs: nil)\n")
+    }
 }

@@ -112,6 +112,59 @@ final class UserStateCodingTests: XCTestCase {
         }
     }
 
+    /// Records as main's build wrote them (`Tests/Data/state-records-m`, 139 users of the M city
+    /// after 29 stateful days): each decodes and encodes again to the same bytes, so the encoding
+    /// is the one states already hold (their content digests, a user whose record is rewritten
+    /// unchanged).
+    func testRecordsOfAnEarlierBuildEncodeToTheSameBytes() throws {
+        let text = try String(contentsOfFile: TestData.path("state-records-m/records.hex"), encoding: .utf8)
+        let records = text.split(separator: "\n").map { line in
+            stride(from: 0, to: line.utf8.count, by: 2).map { k in
+                UInt8(line[line.index(line.startIndex, offsetBy: k)..<line.index(line.startIndex, offsetBy: k + 2)], radix: 16)!
+            }
+        }
+        XCTAssertEqual(records.count, 139)
+        var seeds = 0, visits = 0
+        for (k, record) in records.enumerated() {
+            guard let s = UserState.decoded(record, campaignOfSlot: [1: 0, 2: 1, 3: 2], campaignCount: 3) else {
+                XCTFail("record \(k) is not read")
+                continue
+            }
+            seeds += s.seeds.count
+            visits += s.campaigns.reduce(0) { $0 + $1.visits.count }
+            XCTAssertEqual(s.encoded(slots: [1, 2, 3]), record, "record \(k)")
+        }
+        XCTAssertGreaterThan(seeds, 500)
+        XCTAssertGreaterThan(visits, 500)
+    }
+
+    /// Numbers are written a word at a time and read a word at a time: at every length (1-10
+    /// bytes) they are the LEB128 bytes, and read back both with 8 bytes or more after them and
+    /// at the very end of a record.
+    func testNumbersOfEveryLengthAreLEB128() {
+        func leb128(_ v: UInt64) -> [UInt8] {
+            var v = v, out: [UInt8] = []
+            while v >= 0x80 { out.append(UInt8(v & 0x7F) | 0x80); v >>= 7 }
+            return out + [UInt8(v)]
+        }
+        var g = SplitMix(seed: 7)
+        var values: [UInt64] = [0, 1, 0x7F, 0x80, .max, .max >> 1, 1 << 56, (1 << 56) - 1, 1 << 63]
+        for bits in 1...64 { for _ in 0..<20 { values.append((g.next() >> (64 - UInt64(bits))) | (1 << UInt64(bits - 1))) } }
+        for v in values {
+            let written = StateWriter.bytes(bound: StateWriter.maxVarint) { $0.varint(v) }
+            XCTAssertEqual(written, leb128(v), "\(v)")
+            for tail in [0, 3, 9] {
+                let bytes = written + [UInt8](repeating: 0xFF, count: tail)
+                bytes.withUnsafeBytes { raw in
+                    var r = StateReader(raw)
+                    XCTAssertEqual(r.varint(), v, "\(v), \(tail) bytes after it")
+                    var cut = StateReader(UnsafeRawBufferPointer(rebasing: raw[0..<(written.count - 1)]))
+                    XCTAssertNil(cut.varint(), "\(v) cut short")
+                }
+            }
+        }
+    }
+
     func testADamagedRecordIsNil() {
         let record = Self.state().encoded(slots: [1, 2])
         for cut in [1, 10, record.count / 2, record.count - 1] {
