@@ -131,11 +131,12 @@ public final class StateStore {
     /// write lock and reads its batch, so that its commit writes the log from its beginning
     /// instead of appending to it.
     /// - Returns: whether the log had frames and all of them are now in the database, and the
-    ///   connection (nil when it could not be opened or the checkpoint could not run).
+    ///   connection (nil when it could not be opened; kept when the checkpoint could not run,
+    ///   as in a database that is not in WAL mode).
     static func checkpoint(path: String) -> (complete: Bool, db: SQLiteDatabase?) {
         // A connection finds the database in WAL mode (and the log) with its first read.
-        guard let db = try? SQLiteDatabase(path: path, create: false), (try? db.pragma("schema_version")) != nil,
-              let r = db.checkpointPassive() else { return (false, nil) }
+        guard let db = try? SQLiteDatabase(path: path, create: false), (try? db.pragma("schema_version")) != nil else { return (false, nil) }
+        guard let r = db.checkpointPassive() else { return (false, db) }
         return (r.frames > 0 && r.done == r.frames, db)
     }
 
@@ -156,7 +157,7 @@ public final class StateStore {
     ///
     /// `checkpointed` gets, as soon as the log has been copied and before it is begun again,
     /// the checkpoint's connection as a `RecordReader` of the users' records for the run (nil
-    /// when the checkpoint could not run), so that the records are read beside the rest.
+    /// when that connection could not be opened), so that the records are read beside the rest.
     /// - Throws: as `begin`; "in use" when another connection took the lock, or committed,
     ///   in between (then what the run read at its start may be stale).
     public func prepareLog(checkpointed: (RecordReader?) -> Void = { _ in }) throws {

@@ -126,4 +126,29 @@ final class StateStoreTests: XCTestCase {
         XCTAssertEqual(fourth.records, [[3], [3], nil])
         XCTAssertFalse(fourth.restarted, "a reader of the log from before its copy keeps it from being begun again")
     }
+
+    /// On a database that is not in WAL mode (no log to copy), `prepareLog` still hands over a
+    /// reader of the records, whose read transaction ends before the run's commit.
+    func testARecordReaderIsHandedOverWithoutALog() throws {
+        let path = dir.appendingPathComponent("state.db").path
+        do {
+            let store = try StateStore(path: path, create: true)
+            try store.begin()
+            try store.userWriter().put("u1", held: 0, record: [7])
+            try store.commit()
+        }
+        do {
+            let db = try SQLiteDatabase(path: path, create: false)
+            try db.exec("PRAGMA journal_mode = DELETE")
+        }
+        let store = try StateStore(path: path, create: false)
+        try store.begin()
+        var reader: StateStore.RecordReader?
+        try store.prepareLog(checkpointed: { reader = $0 })
+        XCTAssertEqual(try XCTUnwrap(reader).records(sortedIds: ["u1", "u2"]), [[7], nil])
+        try store.userWriter().put("u2", held: 0, record: [8])
+        reader?.end()
+        try store.commit()
+        XCTAssertEqual(try store.records(sortedIds: ["u1", "u2"]), [[7], [8]])
+    }
 }
