@@ -58,11 +58,9 @@ public struct StatefulDriver {
         let finalAt = try store.meta("final_at")
         let otherCommand = try store.meta("command").flatMap { $0 == command ? nil : $0 }
         let paths = history.historyPaths
-        let hashJob = BackgroundTask(inBackground: finalAt == nil && otherCommand == nil) {
-            Result { try BatchHash.of(paths: paths) }
-        }
+        let hashBatch = { @Sendable in Result { try BatchHash.of(paths: paths) } }
         /// Writes a repeated batch's output again; nil when the batch is not the latest.
-        func repeated() throws -> RunSummary? {
+        func repeated(_ hashJob: BackgroundTask<Result<String, Error>>) throws -> RunSummary? {
             let hash = try hashJob.value.get()
             guard let latest, latest.command == command, try BatchHash.isSameBatch(stored: latest.batch, hash: hash, paths: paths) else { return nil }
             _ = logReady?.value
@@ -72,7 +70,7 @@ public struct StatefulDriver {
             summary.note = ""
             return summary
         }
-        if finalAt != nil || otherCommand != nil, let summary = try repeated() { return summary }
+        if finalAt != nil || otherCommand != nil, let summary = try repeated(BackgroundTask(.here, hashBatch)) { return summary }
         if let at = finalAt {
             throw RunError.data("\(statePath): the state was finalized by run \(try store.meta("final_run") ?? "?") at \(at) (--final); a final state takes no more batches: start a new state")
         }
@@ -85,7 +83,17 @@ public struct StatefulDriver {
         let options = Replay.Options(threads: history.threads, evaluateRules: evaluateRules)
         let campaignPaths = history.campaignPaths
         let cached = try store.sourceFingerprints()
-        logReady = BackgroundTask { Result { try store.prepareLog() } }
+        let known = try store.campaigns()
+        let lastSlot = Int(try store.meta("last_slot") ?? "") ?? 0
+        // From here until `logReady` is done, this thread leaves the store alone: the first
+        // write waits for it. The users' records are read on the checkpoint's connection
+        // (`StateStore.RecordReader`), handed over once the log has been copied.
+        let recordReader = Handoff<StateStore.RecordReader?>()
+        let stateFile = statePath
+        let reader = { @Sendable () throws -> StateStore.RecordReader in
+            guard let r = recordReader.value else { throw RunError.failure("\(stateFile): cannot open the state a second time to read its users' records") }
+            return r
+        }
         let job = BackgroundTask { () -> Result<(CampaignSet, Replay, Fingerprints), Error> in
             do {
                 let set = try CampaignLoading.load(campaignPaths).campaignSet
@@ -94,6 +102,12 @@ public struct StatefulDriver {
                 return .failure(error)
             }
         }
+        // The batch's hash and the log's preparation run on threads of their own, started after
+        // the campaigns' job: the global queue's pool (a thread per core) is left to the
+        // campaigns and to the parallel loops of the reading and loading, as in a one-shot run
+        // (on the pool, the campaigns waited for a free thread, and the batch was parsed on one).
+        let hashJob = BackgroundTask(.ownThread, hashBatch)
+        logReady = BackgroundTask(.ownThread) { Result { try store.prepareLog(checkpointed: { recordReader.set($0) }) } }
 
         // The batch, and (below) the late fixes among it.
         let progress = ProgressLine(quiet: history.quiet)
@@ -101,48 +115,58 @@ public struct StatefulDriver {
         var batchOptions = history
         batchOptions.rejects = nil
         let read = Result { try HistoryLoading.readPacked(batchOptions, progress: progress, observe: { rejects.append($0) }) }
-        if let summary = try repeated() { return summary }
+        if let summary = try repeated(hashJob) { return summary }
         let hash = try hashJob.value.get()
+
+        // The batch's users, then (with --final) the state's users without fixes in it: those
+        // past `batch.userCount` have none. Their records are read from now on, beside the
+        // campaigns' loading and the replay (`RecordFeed`).
+        var ids: [String] = []
+        var order: [Int] = []
+        var feed: RecordFeed?
+        defer {
+            feed?.stop()
+            _ = try? feed?.finish()
+        }
+        if case .success(let (batch, _)) = read {
+            ids = batch.userIds
+            if final {
+                var seen = Set(ids)
+                for id in try reader().userIds() where seen.insert(id).inserted { ids.append(id) }
+            }
+            order = Replay.byteOrder(ids)
+            feed = RecordFeed(ids: ids, order: order, starts: Replay.blockStarts(users: order.count, threads: history.threads)) {
+                try reader().records(sortedIds: $0)
+            }
+        }
         let (campaigns, replay, fingerprints) = try job.value.get()
         let (batch, readStats) = try read.get()
+        guard let records = feed else { preconditionFailure("the records are read from when the batch is") }
         var stats = readStats
         clock.lap("read")
 
-        // Nothing is written before the log is ready; the transaction then begins again, so
-        // that the commit writes the log from its beginning.
-        try logReady?.value.get()
-
         // Which campaigns continue (state.md 1.3).
-        let (entries, campaignOfSlot) = try Self.reconcile(store: store, campaigns: campaigns, runs: runs, fingerprints: fingerprints.values)
-        // The batch's users, then (with --final) the state's users without fixes in it: those
-        // past `batch.userCount` have none.
-        var ids = batch.userIds
-        if final {
-            var seen = Set(ids)
-            for id in try store.userIds() where seen.insert(id).inserted { ids.append(id) }
-        }
-        let order = Replay.byteOrder(ids)
+        let (entries, campaignOfSlot, newLastSlot) = Self.reconcile(known: known, lastSlot: lastSlot, campaigns: campaigns, runs: runs,
+                                                                   fingerprints: fingerprints.values)
 
         // The one engine, resumed, on the worker threads; output in byte order of the ids.
         let context = replay.resumeContext()
         let render = makeRender(campaigns)
         let coding = RecordCoding(campaignOfSlot: campaignOfSlot, campaignCount: campaigns.campaigns.count, slots: entries.map(\.slot))
-        // The users' records are read on this thread block by block in byte order of the ids
-        // (one ordered pass), each block's as the workers may start it, and decoded, cut of
-        // their late fixes, on the worker threads with the replay. Each finished block's
-        // records are written, and its output kept, on this thread between those reads and
-        // while the workers compute the next blocks: one thread uses the database. A damaged
-        // record or a late fix with --strict is told below, and the transaction is then rolled
-        // back.
+        // The users' records, read by the feed, are decoded, cut of their late fixes, on the
+        // worker threads with the replay. Each finished block's records are written, and its
+        // output kept, on this thread while the workers compute the next blocks, from when the
+        // log is ready (`prepareLog`: nothing is written before; the transaction then begins
+        // again, so that the commit writes the log from its beginning). A damaged record or a
+        // late fix with --strict is told below, and the transaction is then rolled back.
         var output = Array(header.utf8)
         var counters = ReplayCounters()
         var damaged: UserResult?
         var lateBefore: [String: Int64] = [:]
         var lateCount = 0
-        let writer = try store.userWriter()
+        var writer: StateStore.UserWriter?
         try Self.resumeAll(replay, ids: ids, batch: batch, coding: coding, order: order, final: final,
-                           context: context, render: render, threads: history.threads,
-                           records: { try store.records(sortedIds: $0) }) { results, bytes, blockCounters in
+                           context: context, render: render, threads: history.threads, feed: records) { results, bytes, blockCounters in
             output += bytes
             counters.add(blockCounters)
             for r in results {
@@ -152,9 +176,15 @@ public struct StatefulDriver {
                     lateBefore[r.id] = r.lateBefore
                 }
                 guard !r.skipped else { continue }
-                try writer.put(r.id, held: r.held, record: r.record)
+                if writer == nil {
+                    try logReady?.value.get()
+                    writer = try store.userWriter()
+                }
+                try writer?.put(r.id, held: r.held, record: r.record)
             }
         }
+        // Its read transaction ends before the commit (which, in a rollback journal, would wait for it).
+        recordReader.value?.end()
         if let damaged {
             throw RunError.data("\(statePath): the record of user '\(damaged.id)' is damaged; the state cannot be continued")
         }
@@ -182,7 +212,9 @@ public struct StatefulDriver {
         for r in rejects { try rejectsFile?.write(r) }
         let toFile = history.output != nil && history.output != "-"
         if toFile { try sink.write(output) }
+        try logReady?.value.get()
         try store.setCampaigns(entries)
+        try store.setMeta("last_slot", String(newLastSlot))
         if fingerprints.bySource != cached { try store.setSourceFingerprints(fingerprints.bySource) }
         let now = Timestamp.string(Int64(Date().timeIntervalSince1970 * 1000))
         try store.addRun(.init(run: runs + 1, at: now, batch: hash, command: command, output: output, rejects: rejectBytes))
@@ -234,12 +266,21 @@ public struct StatefulDriver {
     /// - Returns: the new table, and the campaign index of every slot that continues.
     static func reconcile(store: StateStore, campaigns: CampaignSet, runs: Int,
                           fingerprints: [String]? = nil) throws -> ([StateStore.CampaignEntry], [Int: Int]) {
-        let known = try store.campaigns()
+        let (entries, campaignOfSlot, lastSlot) = reconcile(known: try store.campaigns(), lastSlot: Int(try store.meta("last_slot") ?? "") ?? 0,
+                                                            campaigns: campaigns, runs: runs, fingerprints: fingerprints)
+        try store.setMeta("last_slot", String(lastSlot))
+        return (entries, campaignOfSlot)
+    }
+
+    /// As `reconcile(store:campaigns:runs:fingerprints:)` over the state's campaign table
+    /// `known` and its `last_slot`; returns the `last_slot` to store as well.
+    static func reconcile(known: [StateStore.CampaignEntry], lastSlot: Int, campaigns: CampaignSet, runs: Int,
+                          fingerprints: [String]? = nil) -> ([StateStore.CampaignEntry], [Int: Int], Int) {
         var entries: [StateStore.CampaignEntry] = []
         var campaignOfSlot: [Int: Int] = [:]
         // Slots are never reused: a dropped campaign's slot stays in the records of users not
         // seen since, and a new campaign on it would read their parts as its own.
-        var nextSlot = max(known.map(\.slot).max() ?? 0, Int(try store.meta("last_slot") ?? "") ?? 0) + 1
+        var nextSlot = max(known.map(\.slot).max() ?? 0, lastSlot) + 1
         for (c, campaign) in campaigns.campaigns.enumerated() {
             let fp = fingerprints?[c] ?? CampaignFingerprint.of(campaign, settings: campaigns.settings)
             if let e = known.first(where: { $0.id == campaign.id && $0.fingerprint == fp }) {
@@ -257,9 +298,7 @@ public struct StatefulDriver {
         for e in known where !campaigns.campaigns.contains(where: { $0.id == e.id }) {
             Console.err("warning: campaign \(e.id) is no longer in the campaigns: it is dropped from the state (its deliveries still count toward limits.per_user)\n")
         }
-        try store.setMeta("last_slot", String(nextSlot - 1))
-
-        return (entries, campaignOfSlot)
+        return (entries, campaignOfSlot, nextSlot - 1)
     }
 
     /// The `--field` mapping (already checked by the reading).
@@ -314,28 +353,23 @@ public struct StatefulDriver {
     /// calling thread, block by block as the workers finish them, with the block's output
     /// (its users' rendered bytes, in order) and counters, made on the worker as in a one-shot
     /// replay. The fixes of user `i` are `batch`'s, read in place (none for `i >= batch.userCount`).
-    ///
-    /// `records` gets the ids of one block at a time, in `order` (byte order), and returns their
-    /// stored records (nil: a new user); it is called on the calling thread, block after block,
-    /// between the `consume`s of the blocks already finished, so that the workers start on the
-    /// first block while the later ones are read, and one thread does all the reading and writing.
+    /// The stored records come from `feed`, block by block (its blocks are the replay's); a
+    /// worker waits for its block's only.
+    /// - Throws: what `consume` throws, or the feed's error (the blocks not read by then are
+    ///   given up, and the workers stop).
     static func resumeAll(_ replay: Replay, ids: [String], batch: PackedHistory, coding: RecordCoding, order: [Int],
                           final: Bool, context: Replay.ResumeContext,
                           render: @escaping @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8], threads: Int,
-                          records: ([String]) throws -> [[UInt8]?],
-                          consume: ([UserResult], [UInt8], ReplayCounters) throws -> Void) rethrows {
-        // The blocks of a one-shot replay: smaller ones at the end, so that the threads run out
-        // of work together.
-        let starts = Replay.blockStarts(users: order.count, threads: threads)
+                          feed: RecordFeed, consume: ([UserResult], [UInt8], ReplayCounters) throws -> Void) throws {
+        let starts = feed.starts
         let blocks = starts.count - 1
         let slots = ResultSlots(blocks: blocks)
         let next = BlockQueue(count: blocks)
-        let read = RecordSlots(blocks: blocks)
         let group = DispatchGroup()
         for w in 0..<max(1, min(threads, blocks)) {
             DispatchQueue.global().async(group: group) {
                 let (evaluators, arbiter) = w == 0 ? (replay.evaluators, replay.arbiter) : replay.workerCopies()
-                while let b = next.take(), let stored = read.wait(b) {
+                while let b = next.take(), let stored = feed.wait(b) {
                     var block: [UserResult] = []
                     block.reserveCapacity(starts[b + 1] - starts[b])
                     var bytes: [UInt8] = []
@@ -350,24 +384,18 @@ public struct StatefulDriver {
                 }
             }
         }
-        // Every block is waited for, so that no worker outlives a `records` or `consume` that
+        // Every block is waited for, so that no worker outlives a `consume` or a feed that
         // threw (the blocks not read by then are given up).
         defer {
-            read.giveUp()
+            feed.stop()
             group.wait()
         }
-        var consumed = 0
-        func consumeBlock() throws {
-            let (bytes, counters) = next.wait(consumed)
-            try consume(slots.take(consumed), bytes, counters)
-            consumed += 1
+        // A block whose records were never read is never finished: the feed failed.
+        for b in 0..<blocks where feed.wasRead(b) {
+            let (bytes, counters) = next.wait(b)
+            try consume(slots.take(b), bytes, counters)
         }
-        for b in 0..<blocks {
-            read.set(b, try records(order[starts[b]..<starts[b + 1]].map { ids[$0] }))
-            let finished = next.firstUnfinished(from: consumed)
-            while consumed < finished { try consumeBlock() }
-        }
-        while consumed < blocks { try consumeBlock() }
+        try feed.finish()
     }
 
     /// One user of `resumeAll`: its rendered output is appended to `bytes`, its counts added to `counters`.
@@ -427,33 +455,91 @@ public struct StatefulDriver {
     }
 }
 
-/// The stored records of each block, set by the reading thread and waited for by the workers.
-private final class RecordSlots: @unchecked Sendable {
+/// The stored records of a run's users, read block by block in byte order of the ids on a
+/// thread of its own (one ordered pass over the users table, beside the campaigns' loading and
+/// the replay), and waited for by the workers block by block.
+final class RecordFeed: @unchecked Sendable {
+    /// The blocks: block `b` is the users `order[starts[b]..<starts[b + 1]]`.
+    let starts: [Int]
     private var blocks: [[[UInt8]?]?]
-    private var givenUp = false
+    /// Blocks read so far.
+    private var read = 0
+    /// No more blocks are read: the reading stopped or failed.
+    private var stopped = false
+    private var error: Error?
     private let condition = NSCondition()
-    init(blocks: Int) { self.blocks = Array(repeating: nil, count: blocks) }
-    func set(_ b: Int, _ records: [[UInt8]?]) {
+    private let reading = DispatchGroup()
+
+    /// Starts reading: block `b`'s records are `records` of its ids, in order (nil: a new user).
+    init(ids: [String], order: [Int], starts: [Int], records: @escaping @Sendable ([String]) throws -> [[UInt8]?]) {
+        self.starts = starts
+        blocks = Array(repeating: nil, count: starts.count - 1)
+        reading.enter()
+        // A thread of its own (see `BackgroundTask.Place.ownThread`); it holds the feed until it ends.
+        Thread { [self] in
+            defer { reading.leave() }
+            for b in 0..<(starts.count - 1) {
+                do {
+                    guard set(b, try records(order[starts[b]..<starts[b + 1]].map { ids[$0] })) else { return }
+                } catch {
+                    fail(error)
+                    return
+                }
+            }
+        }.start()
+    }
+
+    /// Sets block `b`; false when stopped.
+    private func set(_ b: Int, _ records: [[UInt8]?]) -> Bool {
         condition.lock()
+        defer { condition.unlock() }
+        guard !stopped else { return false }
         blocks[b] = records
+        read = b + 1
         condition.broadcast()
-        condition.unlock()
+        return true
     }
-    /// Blocks not set by now are never set: their `wait` returns nil.
-    func giveUp() {
+
+    private func fail(_ e: Error) {
         condition.lock()
-        givenUp = true
+        error = e
+        stopped = true
         condition.broadcast()
         condition.unlock()
     }
-    /// Waits for block `b`'s records and takes them; nil when given up.
+
+    /// Blocks not read by now are never read: their `wait` returns nil.
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits for block `b`'s records and takes them; nil when it is never read.
     func wait(_ b: Int) -> [[UInt8]?]? {
         condition.lock()
         defer { condition.unlock() }
-        while blocks[b] == nil && !givenUp { condition.wait() }
+        while read <= b && !stopped { condition.wait() }
         let records = blocks[b]
         blocks[b] = nil
         return records
+    }
+
+    /// Waits until block `b` is read (true) or is never read (false).
+    func wasRead(_ b: Int) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while read <= b && !stopped { condition.wait() }
+        return read > b
+    }
+
+    /// Waits for the reading thread to end; throws its error.
+    func finish() throws {
+        reading.wait()
+        condition.lock()
+        defer { condition.unlock() }
+        if let error { throw error }
     }
 }
 

@@ -130,12 +130,14 @@ public final class StateStore {
     /// run calls it at its start on a background thread (`prepareLog()`), while it holds the
     /// write lock and reads its batch, so that its commit writes the log from its beginning
     /// instead of appending to it.
-    /// - Returns: whether the log had frames and all of them are now in the database.
-    public static func checkpoint(path: String) -> Bool {
+    /// - Returns: whether the log had frames and all of them are now in the database, and the
+    ///   connection (nil when it could not be opened; kept when the checkpoint could not run,
+    ///   as in a database that is not in WAL mode).
+    static func checkpoint(path: String) -> (complete: Bool, db: SQLiteDatabase?) {
         // A connection finds the database in WAL mode (and the log) with its first read.
-        guard let db = try? SQLiteDatabase(path: path, create: false), (try? db.pragma("schema_version")) != nil,
-              let r = db.checkpointPassive() else { return false }
-        return r.frames > 0 && r.done == r.frames
+        guard let db = try? SQLiteDatabase(path: path, create: false), (try? db.pragma("schema_version")) != nil else { return (false, nil) }
+        guard let r = db.checkpointPassive() else { return (false, db) }
+        return (r.frames > 0 && r.done == r.frames, db)
     }
 
     /// Readies the write-ahead log for the run's commit, at the run's start (after `begin`), on
@@ -152,10 +154,16 @@ public final class StateStore {
     /// appends its pages after it and syncs the log once. The commit of nothing is not synced
     /// itself (`synchronous = NORMAL` for it alone): the run's commit syncs it with its own
     /// pages, and a power loss before that leaves the state as it was either way.
+    ///
+    /// `checkpointed` gets, as soon as the log has been copied and before it is begun again,
+    /// the checkpoint's connection as a `RecordReader` of the users' records for the run (nil
+    /// when that connection could not be opened), so that the records are read beside the rest.
     /// - Throws: as `begin`; "in use" when another connection took the lock, or committed,
     ///   in between (then what the run read at its start may be stale).
-    public func prepareLog() throws {
-        guard Self.checkpoint(path: path) else { return }
+    public func prepareLog(checkpointed: (RecordReader?) -> Void = { _ in }) throws {
+        let (complete, checkpointDb) = Self.checkpoint(path: path)
+        checkpointed(checkpointDb.map(RecordReader.init))
+        guard complete else { return }
         let before = try db.pragma("data_version")
         // Rolled back, not committed: `begin` may have raised an old schema's version, which
         // must become durable with the run's commit only.
@@ -166,6 +174,46 @@ public final class StateStore {
             rollback()
             throw RunError.failure("\(path): the state is in use by another run (it changed while this run started); try again when it has finished")
         }
+    }
+
+    /// Reads the users' records on a connection of its own, beside the run's connection, which
+    /// holds the write lock and writes the run's records meanwhile: what it reads is the state as
+    /// the run began (the run's writes are its connection's until the commit), in one read
+    /// transaction. It is the connection of the run's checkpoint (`prepareLog(checkpointed:)`),
+    /// whose log is then all in the database: a read transaction begun then reads the database
+    /// file alone, and does not keep the run's commit of nothing from beginning the log again
+    /// (a reader of frames in the log would, and the log would grow by a run's pages with every
+    /// run). One thread at a time.
+    public final class RecordReader: @unchecked Sendable {
+        private let db: SQLiteDatabase
+        private var reading = false
+        init(_ db: SQLiteDatabase) { self.db = db }
+
+        /// As `StateStore.records(sortedIds:)`, all calls in one read transaction.
+        public func records(sortedIds ids: [String]) throws -> [[UInt8]?] {
+            try begin()
+            return try StateStore.records(in: db, sortedIds: ids)
+        }
+
+        /// As `StateStore.userIds()`, in the same read transaction.
+        public func userIds() throws -> [String] {
+            try begin()
+            return try StateStore.userIds(in: db)
+        }
+
+        /// Ends the read transaction (the state is then read anew by the next call).
+        public func end() {
+            if reading { try? db.exec("COMMIT") }
+            reading = false
+        }
+
+        private func begin() throws {
+            guard !reading else { return }
+            try db.exec("BEGIN")
+            reading = true
+        }
+
+        deinit { end() }
     }
 
     /// Takes the write lock for one run; an older schema becomes the current one with the run's
@@ -258,7 +306,10 @@ public final class StateStore {
     /// B-tree descent) instead of stepping when the next id is far, so a batch of few users
     /// does not read the whole table.
     /// - Complexity: O(k log n) for k ids in a state of n users, pages read in key order.
-    public func records(sortedIds ids: [String]) throws -> [[UInt8]?] {
+    public func records(sortedIds ids: [String]) throws -> [[UInt8]?] { try Self.records(in: db, sortedIds: ids) }
+
+    /// `records(sortedIds:)` on the connection `db`.
+    private static func records(in db: SQLiteDatabase, sortedIds ids: [String]) throws -> [[UInt8]?] {
         var out = [[UInt8]?](repeating: nil, count: ids.count)
         guard !ids.isEmpty else { return out }
         let scan = try db.prepare("SELECT id, state FROM users WHERE id >= ?1 ORDER BY id")
@@ -292,7 +343,10 @@ public final class StateStore {
     }
 
     /// Every user id, in byte order.
-    public func userIds() throws -> [String] {
+    public func userIds() throws -> [String] { try Self.userIds(in: db) }
+
+    /// `userIds()` on the connection `db`.
+    private static func userIds(in db: SQLiteDatabase) throws -> [String] {
         let s = try db.prepare("SELECT id FROM users ORDER BY id")
         try s.bind([])
         var out: [String] = []
