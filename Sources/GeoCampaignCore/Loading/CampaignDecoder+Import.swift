@@ -351,10 +351,11 @@ extension CampaignDecoder {
         case .success(let file):
             geo = file
         }
-        // The file's bytes are hashed (for the campaign's fingerprint) on another thread while
-        // the features are decoded; the hash is in place when this function returns.
+        // The file's bytes are hashed (for the campaign's fingerprint) on a thread of its own
+        // while the features are decoded (not on the pool, where it would wait behind the parts
+        // of a history read beside the loading); the hash is in place when this function returns.
         let hashFrom = scope.sourceHash, source = geo.source
-        let hashed = BackgroundTask { () -> (UInt64, UInt64) in
+        let hashed = BackgroundTask(.ownThread("import-hash")) { () -> (UInt64, UInt64) in
             var h = hashFrom
             source.addBytes(to: &h)
             return h

@@ -20,14 +20,15 @@ public final class BackgroundTask<Value>: @unchecked Sendable {
         /// On a thread of the global queue's pool, which the parallel loops
         /// (`DispatchQueue.concurrentPerform`) also use.
         case pool
-        /// On a thread of its own, outside the pool: for work that waits (on the disk, on other
-        /// work) or that must not keep the pool's threads from the parallel loops beside it
-        /// (a pool of one thread per core, on which a queued task waits for a free thread, and
-        /// a parallel loop runs on fewer threads while a task holds one).
-        case ownThread
+        /// On a new thread of this name, outside the pool: for work that waits (on the disk, on
+        /// other work, on tasks it puts on the pool itself, as loading the campaigns does) or that
+        /// must not keep the pool's threads from the parallel loops beside it. The pool has one
+        /// thread per core: while one of them waits inside such work it has one fewer, a queued
+        /// task waits for a free thread, and a parallel loop runs on fewer threads.
+        case ownThread(String)
     }
 
-    /// Starts `work` on a global queue, or runs it before returning when `inBackground` is false.
+    /// Starts `work` on the pool, or runs it before returning when `inBackground` is false.
     public convenience init(inBackground: Bool = true, _ work: @escaping () -> Value) {
         self.init(inBackground ? .pool : .here, work)
     }
@@ -35,24 +36,35 @@ public final class BackgroundTask<Value>: @unchecked Sendable {
     /// Starts `work` at `place`.
     public init(_ place: Place, _ work: @escaping () -> Value) {
         self.work = work
+        let run: @Sendable () -> Void = { [self] in
+            result = self.work()
+            done.leave()
+        }
         switch place {
         case .here:
             result = work()
         case .pool:
             done.enter()
-            DispatchQueue.global().async {
-                self.result = work()
-                self.done.leave()
-            }
-        case .ownThread:
+            DispatchQueue.global().async(execute: run)
+        case .ownThread(let name):
             done.enter()
-            let thread = Thread {
-                self.result = work()
-                self.done.leave()
-            }
-            thread.start()
+            BackgroundTask.startThread(name, run)
         }
     }
+
+    /// Starts `body` on a new thread named `name`, with the stack of `stackBytes`.
+    public static func startThread(_ name: String, _ body: @escaping @Sendable () -> Void) {
+        // Named from inside: a name set before `start` does not reach the system's thread.
+        let thread = Thread {
+            Thread.current.name = name
+            body()
+        }
+        thread.stackSize = stackBytes
+        thread.start()
+    }
+
+    /// The stack of an own thread (as the main thread's usual 8 MiB; pages are used only as touched).
+    static var stackBytes: Int { 8 << 20 }
 
     /// The value, once the work is done.
     public var value: Value {

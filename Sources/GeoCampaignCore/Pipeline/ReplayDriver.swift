@@ -85,13 +85,15 @@ public struct ReplayDriver {
 }
 
 /// Loads the campaigns (printing their diagnostics on stderr) and compiles the replay, on a
-/// background thread or on the calling one; `wait` returns both or throws the loading error.
+/// thread of its own or on the calling one; `wait` returns both or throws the loading error.
+/// Not on a worker of the global queue: the loading's own steps run there, and while the
+/// history is read its parts keep the other workers busy.
 private final class CampaignJob: Sendable {
     private let task: BackgroundTask<(Result<(CampaignSet, Replay), Error>, loadSeconds: Double)>
 
     /// Starts the job; `loaded` is called once the campaigns' diagnostics have been printed.
     init(paths: [String], options: Replay.Options, inBackground: Bool, loaded: @escaping @Sendable () -> Void = {}) {
-        task = BackgroundTask(inBackground: inBackground) {
+        task = BackgroundTask(inBackground ? .ownThread("campaigns") : .here) {
             let start = Date()
             let campaigns: CampaignSet
             do {

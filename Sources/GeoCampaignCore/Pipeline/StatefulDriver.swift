@@ -94,7 +94,7 @@ public struct StatefulDriver {
             guard let r = recordReader.value else { throw RunError.failure("\(stateFile): cannot open the state a second time to read its users' records") }
             return r
         }
-        let job = BackgroundTask { () -> Result<(CampaignSet, Replay, Fingerprints), Error> in
+        let job = BackgroundTask(.ownThread("campaigns")) { () -> Result<(CampaignSet, Replay, Fingerprints), Error> in
             do {
                 let set = try CampaignLoading.load(campaignPaths).campaignSet
                 return .success((set, Replay(campaigns: set, options: options), Fingerprints(set, cached: cached)))
@@ -102,12 +102,12 @@ public struct StatefulDriver {
                 return .failure(error)
             }
         }
-        // The batch's hash and the log's preparation run on threads of their own, started after
-        // the campaigns' job: the global queue's pool (a thread per core) is left to the
-        // campaigns and to the parallel loops of the reading and loading, as in a one-shot run
+        // The campaigns' job, the batch's hash and the log's preparation each run on a thread of
+        // their own (`BackgroundTask.Place.ownThread`): the global queue's pool (a thread per
+        // core) is left to the parallel loops of the reading and loading, as in a one-shot run
         // (on the pool, the campaigns waited for a free thread, and the batch was parsed on one).
-        let hashJob = BackgroundTask(.ownThread, hashBatch)
-        logReady = BackgroundTask(.ownThread) { Result { try store.prepareLog(checkpointed: { recordReader.set($0) }) } }
+        let hashJob = BackgroundTask(.ownThread("batch-hash"), hashBatch)
+        logReady = BackgroundTask(.ownThread("state-log")) { Result { try store.prepareLog(checkpointed: { recordReader.set($0) }) } }
 
         // The batch, and (below) the late fixes among it.
         let progress = ProgressLine(quiet: history.quiet)
@@ -476,7 +476,7 @@ final class RecordFeed: @unchecked Sendable {
         blocks = Array(repeating: nil, count: starts.count - 1)
         reading.enter()
         // A thread of its own (see `BackgroundTask.Place.ownThread`); it holds the feed until it ends.
-        Thread { [self] in
+        BackgroundTask<Void>.startThread("state-records") { [self] in
             defer { reading.leave() }
             for b in 0..<(starts.count - 1) {
                 do {
@@ -486,7 +486,7 @@ final class RecordFeed: @unchecked Sendable {
                     return
                 }
             }
-        }.start()
+        }
     }
 
     /// Sets block `b`; false when stopped.
