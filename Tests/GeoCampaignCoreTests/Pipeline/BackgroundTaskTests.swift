@@ -22,28 +22,4 @@ final class BackgroundTaskTests: XCTestCase {
         XCTAssertEqual(BackgroundTask(.ownThread("test-campaigns")) { Thread.current.name }.value, "test-campaigns")
         XCTAssertNotEqual(BackgroundTask { Thread.current.name }.value, "test-campaigns")
     }
-
-    /// With every worker of the global queue waiting (as the parts of a history keep them busy),
-    /// work on its own thread still runs, and so does what it puts on the queue once a worker
-    /// is free.
-    func testOwnThreadRunsWhileEveryWorkerWaits() {
-        let workers = ProcessInfo.processInfo.activeProcessorCount
-        let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
-        let group = DispatchGroup()
-        for _ in 0..<workers {
-            DispatchQueue.global().async(group: group) {
-                started.signal()
-                release.wait()
-            }
-        }
-        for _ in 0..<workers { started.wait() }
-        let task = BackgroundTask(.ownThread("test-busy")) { (1...1000).reduce(0, +) }
-        // Waited for on another thread, so that a task stuck behind the workers fails the test
-        // instead of hanging it (the workers are let go only after).
-        let got = DispatchSemaphore(value: 0)
-        Thread { XCTAssertEqual(task.value, 500_500); got.signal() }.start()
-        XCTAssertEqual(got.wait(timeout: .now() + 60), .success, "the task ran while every worker waited")
-        for _ in 0..<workers { release.signal() }
-        group.wait()
-    }
 }
