@@ -1,7 +1,8 @@
 import Foundation
 import Glibc
 
-/// Work cut into `count` pieces that the threads sharing it claim one at a time, lowest first.
+/// Work cut into `count` pieces that the threads sharing it claim one at a time, lowest first
+/// (the import's chunks, the compiled geometry's ranges, a replay's blocks in `BlockQueue`).
 final class ChunkClaims: @unchecked Sendable {
     /// Number of pieces.
     let count: Int

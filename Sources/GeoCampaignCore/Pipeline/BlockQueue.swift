@@ -7,21 +7,16 @@ final class BlockQueue: @unchecked Sendable {
     /// The number of blocks, when known in advance.
     let count: Int
     private let condition = NSCondition()
-    private var next = 0
+    private let claims: ChunkClaims
     private var done: [Int: ([UInt8], ReplayCounters)] = [:]
 
     init(count: Int = 0) {
         self.count = count
+        claims = ChunkClaims(count: count)
     }
 
     /// The next block to compute, or nil when all `count` are taken.
-    func take() -> Int? {
-        condition.lock()
-        defer { condition.unlock() }
-        guard next < count else { return nil }
-        next += 1
-        return next - 1
-    }
+    func take() -> Int? { claims.next() }
 
     /// Stores a finished block.
     func finish(_ block: Int, bytes: [UInt8], counters: ReplayCounters) {
