@@ -237,24 +237,47 @@ enum JSONNumber {
     /// `value * 10^scale` rounded to an integer, ties away from zero, computed on the written
     /// digits (no binary floating point). Nil when the result does not fit in an Int64.
     static func scaledInteger(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int, scale: Int) -> Int64? {
-        if end - start <= 15 && scale >= 0 && scale <= 3 {
-            // Fast path: a plain integer of at most 15 characters.
+        if end - start <= 24 && scale >= 0 && scale <= 3 {
+            // Fast path: `-? digits (. digits)?` with at most `scale` fraction digits (an epoch in
+            // seconds written with its milliseconds, `1797297648.000`), whose scaled value has at
+            // most 18 digits, so below 10^18: no rounding, no overflow. The digits are summed
+            // with wrapping arithmetic; a sum that wrapped fails the length test and is dropped.
             var i = start
             let negative = p[i] == 0x2D
-            if negative { i += 1 }
+            if negative { i &+= 1 }
+            let intStart = i
             var v: Int64 = 0
             while i < end {
                 let d = p[i] &- 0x30
                 if d >= 10 { break }
-                v = v * 10 + Int64(d)
-                i += 1
+                v = v &* 10 &+ Int64(d)
+                i &+= 1
             }
-            if i == end {
-                var k = 0
-                while k < scale { v *= 10; k += 1 }
+            let intDigits = i &- intStart
+            var fraction = 0
+            if i < end && p[i] == 0x2E {
+                i &+= 1
+                let fracStart = i
+                while i < end {
+                    let d = p[i] &- 0x30
+                    if d >= 10 { break }
+                    v = v &* 10 &+ Int64(d)
+                    i &+= 1
+                }
+                fraction = i &- fracStart
+            }
+            if i == end && intDigits > 0 && fraction <= scale && intDigits &+ scale <= 18 {
+                var k = fraction
+                while k < scale { v &*= 10; k &+= 1 }
                 return negative ? -v : v
             }
         }
+        return scaledIntegerOfDigits(p, start, end, scale: scale)
+    }
+
+    /// `scaledInteger` digit by digit on the number's parts: any exponent, any number of
+    /// fraction digits (rounded at the first one dropped), overflow reported as nil.
+    static func scaledIntegerOfDigits(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int, scale: Int) -> Int64? {
         let n = parts(p, start, end)
         let fracLen = n.fracEnd - n.fracStart
         let count = (n.intEnd - n.intStart) + fracLen

@@ -118,6 +118,41 @@ final class HistoryTimestampParsingTests: XCTestCase {
         }
     }
 
+    /// The fast path of `JSONNumber.scaledInteger` (plain decimals with at most `scale` fraction
+    /// digits) gives what the digit-by-digit path gives, on seeded random numbers of every
+    /// length around its limits (18 scaled digits, `scale` fraction digits), both signs and all
+    /// four scales; and it is taken on most of them, so the comparison is not of one path with
+    /// itself. Negative control (run once): the fraction scaled by one power of ten too few
+    /// fails this test and `testEpochSecondsNumbers`.
+    func testTheFastScaledIntegerAgreesWithTheDigitByDigitOne() {
+        var rng = SplitMix(seed: 0x5CA1ED)
+        var fast = 0, compared = 0
+        for _ in 0..<40_000 {
+            var text = rng.next() % 4 == 0 ? "-" : ""
+            let intDigits = 1 + Int(rng.next() % 20)
+            for k in 0..<intDigits {
+                let d = rng.next() % 10
+                text += String(k == 0 && intDigits > 1 ? max(1, d) : d)
+            }
+            if rng.next() % 3 != 0 {
+                text += "."
+                for _ in 0..<(1 + Int(rng.next() % 6)) { text += String(rng.next() % 10) }
+            }
+            let scale = Int(rng.next() % 4)
+            let bytes = Array(text.utf8)
+            bytes.withUnsafeBufferPointer { b in
+                let p = b.baseAddress!
+                let expected = JSONNumber.scaledIntegerOfDigits(p, 0, b.count, scale: scale)
+                XCTAssertEqual(JSONNumber.scaledInteger(p, 0, b.count, scale: scale), expected, "\(text) at scale \(scale)")
+                let fraction = text.split(separator: ".").dropFirst().first?.count ?? 0
+                if fraction <= scale && intDigits + scale <= 18 { fast += 1 }
+                compared += 1
+            }
+        }
+        XCTAssertGreaterThan(fast, compared / 3, "the fast path is taken on too few of the numbers to test it")
+        XCTAssertGreaterThan(compared - fast, compared / 3, "the digit-by-digit path is taken on too few")
+    }
+
     func testNumbersAreCorrectlyRounded() {
         let texts = ["37.70301", "-121.7599", "0.1", "0.30000000000000004", "89.99999999999999",
                      "1.7976931348623157e308", "5e-324", "2.2250738585072014e-308", "37.703010000000000000001",
