@@ -49,9 +49,9 @@ extension Replay {
     /// (valid during the call), as the one-shot replay reads them from the packed history.
     ///
     /// `state` is consumed: the caller that passes its last copy (`consume`) lets the state's
-    /// arrays be changed in place. (Borrowed, each one that this run changes, the crossing's
-    /// tracks, the seeds, the campaigns' parts, was copied first, the caller's copy still
-    /// holding it, and then freed twice.)
+    /// arrays be changed in place. (Borrowed, each array that this run changes, the crossing's
+    /// tracks, the seeds, the campaigns' parts, was copied before its first change, the caller's
+    /// copy still holding the original, and both were freed afterwards.)
     func resume(userId: String, state: consuming UserState?, batch: UnsafeBufferPointer<Fix>, final: Bool, context: ResumeContext,
                 evaluators: [RuleEvaluator], arbiter: Arbiter) -> Resumed? {
         var st: UserState
