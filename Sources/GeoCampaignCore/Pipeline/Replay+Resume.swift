@@ -47,9 +47,20 @@ extension Replay {
 
     /// As `resume(userId:state:batch:final:context:evaluators:arbiter:)`, over fixes in a buffer
     /// (valid during the call), as the one-shot replay reads them from the packed history.
-    func resume(userId: String, state: UserState?, batch: UnsafeBufferPointer<Fix>, final: Bool, context: ResumeContext,
+    ///
+    /// `state` is consumed: the caller that passes its last copy (`consume`) lets the state's
+    /// arrays be changed in place. (Borrowed, each array that this run changes, the crossing's
+    /// tracks, the seeds, the campaigns' parts, was copied before its first change, the caller's
+    /// copy still holding the original, and both were freed afterwards.)
+    func resume(userId: String, state: consuming UserState?, batch: UnsafeBufferPointer<Fix>, final: Bool, context: ResumeContext,
                 evaluators: [RuleEvaluator], arbiter: Arbiter) -> Resumed? {
-        guard var st = state ?? batch.first.map({ UserState(t0: $0.time, campaignCount: campaigns.campaigns.count) }) else { return nil }
+        var st: UserState
+        switch consume state {
+        case .some(let s): st = s
+        case .none:
+            guard let first = batch.first else { return nil }
+            st = UserState(t0: first.time, campaignCount: campaigns.campaigns.count)
+        }
         let before = st.settled
         if let first = batch.first {
             for c in st.campaigns.indices where st.campaigns[c].t0 == nil { st.campaigns[c].t0 = first.time }
@@ -60,9 +71,12 @@ extension Replay {
 
         // Every campaign's visits as one run would see them: the closed ones kept, then this run's.
         var visits = fresh
+        // Mostly already in order (the kept visits closed before this batch, the fresh ones
+        // entered after them): then the sort, which would leave them as they are, is skipped.
+        let precedes = { (a: Visit, b: Visit) in (a.enter, a.region, a.exit ?? .max) < (b.enter, b.region, b.exit ?? .max) }
         for c in visits.indices where !st.campaigns[c].visits.isEmpty {
             visits[c] = st.campaigns[c].visits + fresh[c]
-            visits[c].sort { ($0.enter, $0.region, $0.exit ?? .max) < ($1.enter, $1.region, $1.exit ?? .max) }
+            if zip(visits[c], visits[c].dropFirst()).contains(where: { precedes($1, $0) }) { visits[c].sort(by: precedes) }
         }
         var triggers: [Trigger] = []
         if options.evaluateRules {

@@ -152,7 +152,7 @@ public struct StatefulDriver {
         // The one engine, resumed, on the worker threads; output in byte order of the ids.
         let context = replay.resumeContext()
         let render = makeRender(campaigns)
-        let coding = RecordCoding(campaignOfSlot: campaignOfSlot, campaignCount: campaigns.campaigns.count, slots: entries.map(\.slot))
+        let coding = RecordCoding(campaignOfSlot: SlotMap(campaignOfSlot), campaignCount: campaigns.campaigns.count, slots: entries.map(\.slot))
         // The users' records, read by the feed, are decoded, cut of their late fixes, on the
         // worker threads with the replay. Each finished block's records are written, and its
         // output kept, on this thread while the workers compute the next blocks, from when the
@@ -326,7 +326,7 @@ public struct StatefulDriver {
 
     /// How records are read and written in this run (state.md 1.3: the slots of the campaigns).
     struct RecordCoding: Sendable {
-        var campaignOfSlot: [Int: Int]
+        var campaignOfSlot: SlotMap
         var campaignCount: Int
         var slots: [Int]
     }
@@ -437,7 +437,7 @@ public struct StatefulDriver {
             }
             state = st
         }
-        guard let r = replay.resume(userId: ids[i], state: state, batch: batch, final: final, context: context,
+        guard let r = replay.resume(userId: ids[i], state: consume state, batch: batch, final: final, context: context,
                                     evaluators: evaluators, arbiter: arbiter) else {
             result.skipped = true
             return result

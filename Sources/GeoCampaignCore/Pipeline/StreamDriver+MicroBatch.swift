@@ -17,7 +17,7 @@ extension StreamDriver {
         let render: @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8]
         let store: StateStore
         let reader: StateStore.UserReader
-        let campaignOfSlot: [Int: Int]
+        let campaignOfSlot: SlotMap
         let statePath: String
         let path: String
         let parser: JSONLineParser
@@ -60,7 +60,7 @@ extension StreamDriver {
             self.render = render
             self.store = store
             reader = try store.userReader()
-            self.campaignOfSlot = campaignOfSlot
+            self.campaignOfSlot = SlotMap(campaignOfSlot)
             self.statePath = statePath
             self.path = path
             self.parser = parser

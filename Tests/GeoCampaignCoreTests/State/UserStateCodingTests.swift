@@ -29,6 +29,23 @@ final class UserStateCodingTests: XCTestCase {
         }
     }
 
+    /// The slots' campaigns are looked up in a `SlotMap` (sorted slots searched by halves): it
+    /// answers as the dictionary it is made from, for slots in it, between, before and after
+    /// them, and for maps of every size from none to many.
+    func testASlotMapAnswersAsItsDictionary() {
+        var rng = SystemRandomNumberGenerator()
+        for size in [0, 1, 2, 3, 4, 7, 8, 9, 40] {
+            var map: [Int: Int] = [:]
+            while map.count < size { map[Int.random(in: 1...200, using: &rng)] = Int.random(in: 0..<50, using: &rng) }
+            let slots = SlotMap(map)
+            for slot in -1...202 { XCTAssertEqual(slots[slot], map[slot], "size \(size), slot \(slot)") }
+            XCTAssertNil(slots[Int.max])
+            XCTAssertNil(slots[Int.min])
+        }
+        // The largest slot a record can name.
+        XCTAssertEqual(SlotMap([Int(Int32.max): 4, 1: 0])[Int(Int32.max)], 4)
+    }
+
     /// Instants are written as differences: extreme ones (a new user's horizon, an entering
     /// track's zero, visits out of order) round-trip too.
     func testExtremeInstantsRoundTrip() {
