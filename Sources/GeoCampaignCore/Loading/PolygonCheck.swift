@@ -202,53 +202,27 @@ enum PolygonCheck {
         return bits ^ (UInt64(bitPattern: Int64(bitPattern: bits) >> 63) | (1 << 63))
     }
 
-    /// Edge counts up to this are sorted into buckets (`firstCrossingSwept`).
-    static let bucketsUpTo = 64
-
     /// The sweep: it meets every pair whose boxes overlap and keeps the least pair (by edge
     /// number) that crosses, the same pair as the loop pair by pair. It sorts one word per edge:
-    /// a rounding of its least longitude above the edge's number. The rounding keeps the order
-    /// of longitudes (a greater longitude never rounds to less), so the scan from an edge stops
-    /// at the first key whose longitude rounds to more than the edge's greatest longitude does:
-    /// every later edge starts east of it. The boxes of the pairs met are compared exactly.
-    /// Up to `bucketsUpTo` edges the rounding is to one of n equal slices of the longitudes'
-    /// range, sorted by counting (linear time; a ring's longitudes are not sorted runs: the
-    /// bench's 32-gons rise and fall in about ten); beyond, the rounding drops the low bits of
-    /// the longitude's order key, sorted by `sortKeys` (O(n log n); a slice would take many
-    /// edges where the points are dense).
+    /// the order key of its least longitude with its low bits replaced by the edge's number.
+    /// The keys are then in the order of the longitudes rounded down (the order among those
+    /// equal after rounding is the edge numbers'), so the scan from an edge stops at the first
+    /// key whose rounded longitude exceeds the edge's rounded greatest longitude: every later
+    /// edge starts east of it. The boxes of the pairs met are compared exactly.
     private static func firstCrossingSwept(_ edges: UnsafeBufferPointer<Edge>) -> (Int, Int)? {
         let n = edges.count
         let idBits = UInt64.bitWidth - UInt64(n - 1).leadingZeroBitCount
         let idMask: UInt64 = idBits == 64 ? .max : (1 << idBits) - 1
-        // Slices: slice(x) = floor((x - west) * scale), clamped to 0...n-1 (NaN to n-1).
-        var west = 0.0, scale = 0.0
-        let sliced = n <= bucketsUpTo
-        if sliced {
-            west = edges[0].minLon
-            var east = west
-            for e in edges {
-                west = min(west, e.minLon)
-                east = max(east, e.minLon)
-            }
-            if east > west { scale = Double(n) / (east - west) }
-        }
-        @inline(__always) func rounded(_ x: Double) -> UInt64 {
-            guard sliced else { return orderKey(x) & ~idMask }
-            let t = (x - west) * scale
-            let slice = t >= 1 ? (t < Double(n - 1) ? UInt64(t) : UInt64(n - 1)) : (t.isNaN ? UInt64(n - 1) : 0)
-            return slice << idBits
-        }
         return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 2 * n) { buffer in
             let keys = UnsafeMutableBufferPointer(rebasing: buffer[0..<n])
             for id in 0..<n {
-                keys.initializeElement(at: id, to: rounded(edges[id].minLon) | UInt64(id))
+                keys.initializeElement(at: id, to: orderKey(edges[id].minLon) & ~idMask | UInt64(id))
             }
-            let scratch = UnsafeMutableBufferPointer(rebasing: buffer[n..<(2 * n)])
-            let sorted = sliced ? countingSort(keys, slices: n, idBits: idBits, into: scratch) : sortKeys(keys, scratch: scratch)
+            let sorted = sortKeys(keys, scratch: UnsafeMutableBufferPointer(rebasing: buffer[n..<(2 * n)]))
             var best = (Int.max, Int.max)
             for x in 0..<n {
                 let i = Int(truncatingIfNeeded: sorted[x] & idMask), e = edges[i]
-                let limit = rounded(e.maxLon) | idMask
+                let limit = orderKey(e.maxLon) | idMask
                 var y = x + 1
                 while y < n {
                     let key = sorted[y]
@@ -262,28 +236,6 @@ enum PolygonCheck {
                 }
             }
             return best.0 == .max ? nil : best
-        }
-    }
-
-    /// `keys` (slice above id, slices below `slices`) sorted by slice into `out`, which it
-    /// returns (the order within a slice is the ids').
-    private static func countingSort(_ keys: UnsafeMutableBufferPointer<UInt64>, slices: Int, idBits: Int,
-                                     into out: UnsafeMutableBufferPointer<UInt64>) -> UnsafeMutableBufferPointer<UInt64> {
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: slices) { start in
-            start.initialize(repeating: 0)
-            for k in keys { start[Int(truncatingIfNeeded: k >> idBits)] += 1 }
-            var sum = 0
-            for s in 0..<slices {
-                let c = start[s]
-                start[s] = sum
-                sum += c
-            }
-            for k in keys {
-                let s = Int(truncatingIfNeeded: k >> idBits)
-                out[start[s]] = k
-                start[s] += 1
-            }
-            return out
         }
     }
 
