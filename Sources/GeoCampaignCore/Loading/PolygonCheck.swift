@@ -79,7 +79,7 @@ enum PolygonCheck {
         return second == nil ? 1 : 2
     }
 
-    private static func orient(_ a: Coordinate, _ b: Coordinate, _ c: Coordinate) -> Int {
+    static func orient(_ a: Coordinate, _ b: Coordinate, _ c: Coordinate) -> Int {
         let v = (b.lon - a.lon) * (c.lat - a.lat) - (b.lat - a.lat) * (c.lon - a.lon)
         return v > 0 ? 1 : (v < 0 ? -1 : 0)
     }
