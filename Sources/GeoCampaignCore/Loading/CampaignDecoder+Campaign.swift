@@ -33,7 +33,11 @@ extension CampaignDecoder {
         var campaign = Campaign(id: id, regions: [], rules: [], offers: [], file: file.path)
         if let n = f["name"] { campaign.name = scalar(n, "name", example: "Spring sale") }
         let scope = CampaignScope()
-        file.addBytes(to: &scope.sourceHash)
+        if hashesSources {
+            var h = BatchHash.start
+            file.addBytes(to: &h)
+            scope.sourceHash = h
+        }
         if let n = f["active"] { campaign.active = decodeActive(n) }
         scope.timezone = campaign.active?.timezone ?? "UTC"
         if let n = f["holdout"], let s = scalar(n, "holdout", example: "10%") {
@@ -71,7 +75,7 @@ extension CampaignDecoder {
         }
         if let n = f["goal"] { campaign.goal = decodeGoal(n, scope: scope) } else if let k = f.key("goal") { emptyGoal(k.mark) }
         campaign.regions = scope.regions
-        campaign.sourceHash = CampaignFingerprint.hex(scope.sourceHash.0) + CampaignFingerprint.hex(scope.sourceHash.1)
+        if let h = scope.sourceHash { campaign.sourceHash = CampaignFingerprint.hex(h.0) + CampaignFingerprint.hex(h.1) }
         for p in pendingZones { reportFixedOffset(p, regions: scope.regions) }
         pendingZones = []
         warnFarRegions(scope, zone: campaign.active?.timezone)

@@ -16,9 +16,15 @@ extension CampaignDecoder {
     }
 
     /// Whether `s` holds a control character (general category Cc); printable ASCII is checked
-    /// byte by byte without Unicode property look-ups.
-    private static func hasControlCharacter(_ s: String) -> Bool {
-        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return false }
+    /// by a scan of its UTF-8 bytes without Unicode property look-ups.
+    static func hasControlCharacter(_ s: String) -> Bool {
+        let printable = s.utf8.withContiguousStorageIfAvailable { bytes in
+            // Every byte is tested (no early exit), so that the loop is a plain reduction.
+            var outside: UInt8 = 0
+            for b in bytes { outside |= b &- 0x20 < 0x5F ? 0 : 1 }
+            return outside == 0
+        } ?? s.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+        if printable { return false }
         return s.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 
@@ -26,9 +32,17 @@ extension CampaignDecoder {
         (-90.0...90.0).contains(c.lat) && (-180.0...180.0).contains(c.lon)
     }
 
-    /// Ring and position of the first position out of range.
-    private static func firstOutOfRange(_ rings: [[Coordinate]]) -> (Int, Int)? {
+    /// Ring and position of the first position out of range (NaN is out of range).
+    static func firstOutOfRange(_ rings: [[Coordinate]]) -> (Int, Int)? {
         for (r, ring) in rings.enumerated() {
+            // Most rings are in range: one pass without an early exit tells, and only a ring
+            // that is not is searched for its first position out of range.
+            let allIn = ring.withUnsafeBufferPointer { pts in
+                var all = true
+                for c in pts { all = all && inRange(c) }
+                return all
+            }
+            if allIn { continue }
             for (k, c) in ring.enumerated() where !inRange(c) { return (r, k) }
         }
         return nil
@@ -351,16 +365,19 @@ extension CampaignDecoder {
         case .success(let file):
             geo = file
         }
-        // The file's bytes are hashed (for the campaign's fingerprint) on a thread of its own
-        // while the features are decoded (not on the pool, where it would wait behind the parts
-        // of a history read beside the loading); the hash is in place when this function returns.
-        let hashFrom = scope.sourceHash, source = geo.source
-        let hashed = BackgroundTask(.ownThread("import-hash")) { () -> (UInt64, UInt64) in
-            var h = hashFrom
-            source.addBytes(to: &h)
-            return h
+        // When the loader hashes its sources (for a stateful run's fingerprints), the file's
+        // bytes are hashed on a thread of its own while the features are decoded (not on the
+        // pool, where it would wait behind the parts of a history read beside the loading); the
+        // hash is in place when this function returns.
+        let hashed = scope.sourceHash.map { hashFrom in
+            let source = geo.source
+            return BackgroundTask(.ownThread("import-hash")) { () -> (UInt64, UInt64) in
+                var h = hashFrom
+                source.addBytes(to: &h)
+                return h
+            }
         }
-        defer { scope.sourceHash = hashed.value }
+        defer { if let hashed { scope.sourceHash = hashed.value } }
         imports.release(resolved)
         // The features are decoded through unretained handles (no reference counting shared by
         // the decoding threads); `geo` keeps the document alive until this function returns.

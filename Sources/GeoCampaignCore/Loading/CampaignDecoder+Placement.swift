@@ -217,14 +217,22 @@ extension CampaignDecoder {
     /// Per region: bit 0 set when its point is more than `farFromMedianM` from `middle`, bit 1
     /// when more than `farFromZoneM` from `zoneAt`; large sets in chunks on all cores.
     private static func farFlags(_ regions: [Region], middle: Coordinate?, zoneAt: Coordinate?) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: regions.count) { out, written in
+        // `Earth.distance(at, middle)` and `Earth.distance(at, zoneAt)`, with the cosines of the
+        // latitudes computed once (the same values, so the same distances).
+        func radians(_ c: Coordinate) -> (lat: Double, lon: Double, cosLat: Double) {
+            let lat = Earth.radians(c.lat)
+            return (lat, Earth.radians(c.lon), cos(lat))
+        }
+        let m = middle.map(radians), z = zoneAt.map(radians)
+        return [UInt8](unsafeUninitializedCapacity: regions.count) { out, written in
             regions.withUnsafeBufferPointer { src in
                 CompiledGeometry.inChunks(src.count) { range in
                     for r in range {
                         var f: UInt8 = 0
                         if let at = point(src[r]) {
-                            if let middle, Earth.distance(at, middle) > farFromMedianM { f |= 1 }
-                            if let zoneAt, Earth.distance(at, zoneAt) > farFromZoneM { f |= 2 }
+                            let a = radians(at)
+                            if let m, Earth.distance(lat1: a.lat, lon1: a.lon, cosLat1: a.cosLat, lat2: m.lat, lon2: m.lon, cosLat2: m.cosLat) > farFromMedianM { f |= 1 }
+                            if let z, Earth.distance(lat1: a.lat, lon1: a.lon, cosLat1: a.cosLat, lat2: z.lat, lon2: z.lon, cosLat2: z.cosLat) > farFromZoneM { f |= 2 }
                         }
                         (out.baseAddress.unsafelyUnwrapped + r).initialize(to: f)
                     }

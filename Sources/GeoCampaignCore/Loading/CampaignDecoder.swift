@@ -14,12 +14,15 @@ final class CampaignDecoder {
     /// Folder of the YAML file, for import paths ("" for the current folder).
     let directory: String
     let imports: GeoJSONCache
+    /// Whether the bytes of the campaign and its imports are hashed into `Campaign.sourceHash`.
+    let hashesSources: Bool
     /// Time zones written as fixed offsets, reported when the regions are known.
     var pendingZones: [PendingZone] = []
 
-    init(file: SourceFile, imports: GeoJSONCache) {
+    init(file: SourceFile, imports: GeoJSONCache, hashesSources: Bool) {
         self.file = file
         self.imports = imports
+        self.hashesSources = hashesSources
         let path = file.path
         if let slash = path.lastIndex(of: "/") {
             directory = String(path[..<slash]).isEmpty ? "/" : String(path[..<slash])

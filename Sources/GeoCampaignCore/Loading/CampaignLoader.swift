@@ -10,8 +10,16 @@ public struct CampaignLoader: Sendable {
     /// Largest campaign file read (formats.md 1.6).
     public static let maxFileBytes = 10 * 1024 * 1024
 
+    /// Whether each campaign's bytes (its file's and its imports') are hashed into
+    /// `Campaign.sourceHash`, which only a stateful run uses (to reuse the fingerprint its state
+    /// keeps for the same bytes: `CampaignFingerprint.sourceKey`). Without it `sourceHash` is
+    /// empty and a campaign is fingerprinted from its contents if ever needed.
+    public var hashesSources: Bool
+
     /// Creates a loader.
-    public init() {}
+    public init(hashesSources: Bool = false) {
+        self.hashesSources = hashesSources
+    }
 
     /// Loads every path: a folder contributes its `*.yaml`/`*.yml` files (not recursive, sorted
     /// by file name, printed as the folder joined with the file name); a file is read as given.
@@ -68,7 +76,7 @@ public struct CampaignLoader: Sendable {
             }
             for p in parser.problems { source.error(p.mark, p.message) }
             if let root {
-                let decoder = CampaignDecoder(file: source, imports: imports)
+                let decoder = CampaignDecoder(file: source, imports: imports, hashesSources: hashesSources)
                 switch decoder.decode(root) {
                 case .campaign(let c, let mark):
                     if !c.id.isEmpty, let first = campaignIds[c.id] {

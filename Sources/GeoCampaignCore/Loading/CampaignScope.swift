@@ -24,8 +24,9 @@ final class CampaignScope {
     var rulesIncomplete = false
     /// The default zone of `during`.
     var timezone = "UTC"
-    /// A hash of the bytes parsed for the campaign: its file's, then each import's as read.
-    var sourceHash = BatchHash.start
+    /// A hash of the bytes parsed for the campaign: its file's, then each import's as read; nil
+    /// when the loader does not hash them (`CampaignLoader.hashesSources`).
+    var sourceHash: (UInt64, UInt64)?
 }
 
 /// Where a region id was defined.

@@ -40,16 +40,20 @@ extension PolygonCheck {
     /// written, and the rings normalized (see `normalize`), each ring normalized once.
     static func check(_ written: [[Coordinate]]) -> (problems: [Problem], normalized: [[Coordinate]]) {
         var out: [Problem] = []
-        let points = written.map(normalizedPoints)
+        var points: [[Coordinate]] = []
+        points.reserveCapacity(written.count)
+        var span = 0.0
         var ok = true
-        for (i, r) in points.enumerated() {
+        for (i, ring) in written.enumerated() {
+            let (r, lo, hi) = normalizedPointsAndLonRange(ring)
+            if i == 0 { span = hi - lo }
             let n = distinctCountUpToThree(r)
             if n < 3 {
                 out.append(.tooFewPoints(ring: i, distinct: n))
                 ok = false
             }
+            points.append(r)
         }
-        let span = points.first.map(lonSpan) ?? 0
         if span > 180 {
             out.append(.tooWide(degrees: span))
             ok = false

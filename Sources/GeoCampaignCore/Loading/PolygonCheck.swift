@@ -34,13 +34,34 @@ enum PolygonCheck {
         return Ring(points: pts, indices: idx)
     }
 
-    /// The points of `normalize(written)`, without their indices.
-    static func normalizedPoints(_ written: [Coordinate]) -> [Coordinate] {
-        var pts: [Coordinate] = []
-        pts.reserveCapacity(written.count)
-        for p in written where pts.last != p { pts.append(p) }
-        while pts.count > 1, pts.last == pts.first { pts.removeLast() }
-        return pts
+    /// The points of `normalize(written)` and the least and greatest longitude among them
+    /// (0 and 0 for no points), in one pass over the points as written.
+    static func normalizedPointsAndLonRange(_ written: [Coordinate]) -> (points: [Coordinate], lo: Double, hi: Double) {
+        var lo = 0.0, hi = 0.0
+        let points = written.withUnsafeBufferPointer { from in
+            [Coordinate](unsafeUninitializedCapacity: from.count) { to, count in
+                guard var last = from.first else {
+                    count = 0
+                    return
+                }
+                to.initializeElement(at: 0, to: last)
+                var n = 1
+                lo = last.lon
+                hi = lo
+                for p in from.dropFirst() where p != last {
+                    to.initializeElement(at: n, to: p)
+                    n += 1
+                    last = p
+                    lo = min(lo, p.lon)
+                    hi = max(hi, p.lon)
+                }
+                // The closing points (those equal to the first) are not in the ring; their
+                // longitude is the first's.
+                while n > 1, to[n - 1] == to[0] { n -= 1 }
+                count = n
+            }
+        }
+        return (points, lo, hi)
     }
 
     /// Number of distinct points, counted up to 3 (enough to tell a ring from a degenerate one)
@@ -58,18 +79,7 @@ enum PolygonCheck {
         return second == nil ? 1 : 2
     }
 
-    /// max(lon) - min(lon).
-    static func lonSpan(_ ring: [Coordinate]) -> Double {
-        guard var lo = ring.first?.lon else { return 0 }
-        var hi = lo
-        for p in ring {
-            lo = min(lo, p.lon)
-            hi = max(hi, p.lon)
-        }
-        return hi - lo
-    }
-
-    fileprivate static func orient(_ a: Coordinate, _ b: Coordinate, _ c: Coordinate) -> Int {
+    static func orient(_ a: Coordinate, _ b: Coordinate, _ c: Coordinate) -> Int {
         let v = (b.lon - a.lon) * (c.lat - a.lat) - (b.lat - a.lat) * (c.lon - a.lon)
         return v > 0 ? 1 : (v < 0 ? -1 : 0)
     }
@@ -91,144 +101,206 @@ enum PolygonCheck {
 
     /// The first pair of edges (in ring, then edge order) that cross or touch, other than
     /// neighbouring edges meeting at their shared point. Neighbours that double back on each
-    /// other count as crossing.
+    /// other count as crossing. Only pairs whose boxes overlap (closed intervals) are tested.
     /// - Complexity: a sweep over edges sorted by longitude: O(n log n + k) for k pairs whose
     ///   longitude ranges overlap (O(n²) only for pathological shapes); rings of up to
     ///   `pairwiseUpTo` edges in all are checked pair by pair.
     static func firstCrossing(_ rings: [[Coordinate]], pairwiseUpTo: Int = 8) -> Crossing? {
         var total = 0
         for ring in rings where ring.count >= 2 { total += ring.count }
-        // The edges and the sort keys live in scratch memory of the call (on the stack when
-        // small), not in arrays: this runs once per polygon of every import.
-        return withUnsafeTemporaryAllocation(of: Edge.self, capacity: max(1, total)) { edges in
+        guard total > 0 else { return nil }
+        // The edges live in scratch memory of the call (on the stack when small), not in
+        // arrays: this runs once per polygon of every import.
+        return withUnsafeTemporaryAllocation(of: Edge.self, capacity: total) { buffer in
+            let edges = buffer.baseAddress.unsafelyUnwrapped
             var n = 0
-            for (r, ring) in rings.enumerated() where ring.count >= 2 {
-                for k in 0..<ring.count {
-                    let a = ring[k], b = ring[(k + 1) % ring.count]
-                    (edges.baseAddress.unsafelyUnwrapped + n).initialize(to: Edge(ring: r, k: k, ringCount: ring.count, a: a, b: b))
-                    n += 1
+            for ring in rings where ring.count >= 2 {
+                ring.withUnsafeBufferPointer { pts in
+                    let first = n, last = n + pts.count - 1
+                    for k in 0..<pts.count {
+                        let a = pts[k], b = pts[k == pts.count - 1 ? 0 : k + 1]
+                        (edges + n).initialize(to: Edge(a: a, b: b, next: n == last ? first : n + 1))
+                        n += 1
+                    }
                 }
             }
-            defer { edges.baseAddress.unsafelyUnwrapped.deinitialize(count: n) }
-            return firstCrossing(UnsafeBufferPointer(rebasing: edges[0..<n]), pairwiseUpTo: pairwiseUpTo)
+            defer { edges.deinitialize(count: n) }
+            let found = n <= pairwiseUpTo
+                ? firstCrossingPairwise(UnsafeBufferPointer(start: edges, count: n))
+                : firstCrossingSwept(UnsafeBufferPointer(start: edges, count: n))
+            guard let (lo, hi) = found else { return nil }
+            let (ringA, edgeA) = ringAndEdge(lo, rings), (ringB, edgeB) = ringAndEdge(hi, rings)
+            return Crossing(ringA: ringA, edgeA: edgeA, ringB: ringB, edgeB: edgeB)
         }
     }
 
-    /// One edge of a ring: from point `k` to the next, with its box.
-    private struct Edge {
-        var ring: Int
-        var k: Int
-        /// Points of its ring.
-        var ringCount: Int
-        var a: Coordinate
-        var b: Coordinate
-        var minLon, maxLon, minLat, maxLat: Double
+    /// The ring and edge number of edge `id` in the order `firstCrossing` numbers them (rings
+    /// of fewer than 2 points have no edges).
+    private static func ringAndEdge(_ id: Int, _ rings: [[Coordinate]]) -> (Int, Int) {
+        var first = 0
+        for (r, ring) in rings.enumerated() where ring.count >= 2 {
+            if id < first + ring.count { return (r, id - first) }
+            first += ring.count
+        }
+        preconditionFailure("edge \(id) out of range")
+    }
 
-        init(ring: Int, k: Int, ringCount: Int, a: Coordinate, b: Coordinate) {
-            self.ring = ring
-            self.k = k
-            self.ringCount = ringCount
-            self.a = a
-            self.b = b
+    /// One edge: from point `a` to the start of edge `next` (the next edge of its ring), with
+    /// its box.
+    private struct Edge {
+        var minLon, maxLon, minLat, maxLat: Double
+        var a: Coordinate
+        var next: Int
+
+        init(a: Coordinate, b: Coordinate, next: Int) {
             minLon = min(a.lon, b.lon)
             maxLon = max(a.lon, b.lon)
             minLat = min(a.lat, b.lat)
             maxLat = max(a.lat, b.lat)
+            self.a = a
+            self.next = next
         }
 
         func overlaps(_ f: Edge) -> Bool {
             f.minLon <= maxLon && minLon <= f.maxLon && f.minLat <= maxLat && minLat <= f.maxLat
         }
-
-        /// Whether this edge and a later one cross or touch (neighbours only if they double back).
-        func crosses(_ f: Edge) -> Bool {
-            if ring == f.ring {
-                let n = ringCount
-                let next = (k + 1) % n == f.k
-                let prev = (f.k + 1) % n == k
-                if next || prev {
-                    // Neighbours share one point; they cross only if they double back.
-                    if n <= 2 { return false }
-                    let (p, shared, q) = next ? (a, b, f.b) : (f.a, f.b, b)
-                    guard PolygonCheck.orient(p, shared, q) == 0 else { return false }
-                    let dot = (p.lon - shared.lon) * (q.lon - shared.lon) + (p.lat - shared.lat) * (q.lat - shared.lat)
-                    return dot > 0
-                }
-            }
-            return PolygonCheck.segmentsIntersect(a, b, f.a, f.b)
-        }
     }
 
-    /// An edge in the sweep: its box and its number.
-    private struct SweepKey {
-        var minLon, maxLon, minLat, maxLat: Double
-        var id: Int
+    /// Whether edge `lo` and a later edge `hi` cross or touch (neighbours only if they double
+    /// back).
+    @inline(__always)
+    private static func crosses(_ edges: UnsafeBufferPointer<Edge>, _ lo: Int, _ hi: Int) -> Bool {
+        let e = edges[lo], f = edges[hi]
+        let b = edges[e.next].a, d = edges[f.next].a
+        let next = e.next == hi, prev = f.next == lo
+        if next || prev {
+            // Neighbours share one point; they cross only if they double back (never in a ring
+            // of 2 points, whose two edges are each other's next).
+            if next && prev { return false }
+            let (p, shared, q) = next ? (e.a, b, d) : (f.a, d, b)
+            guard orient(p, shared, q) == 0 else { return false }
+            let dot = (p.lon - shared.lon) * (q.lon - shared.lon) + (p.lat - shared.lat) * (q.lat - shared.lat)
+            return dot > 0
+        }
+        return segmentsIntersect(e.a, b, f.a, d)
     }
 
-    private static func firstCrossing(_ edges: UnsafeBufferPointer<Edge>, pairwiseUpTo: Int) -> Crossing? {
-        // Few edges (up to `pairwiseUpTo`): every pair whose boxes overlap, in order; the first
-        // that crosses is the least.
-        if edges.count <= pairwiseUpTo {
-            for lo in 0..<edges.count {
-                for hi in (lo + 1)..<max(lo + 1, edges.count) where edges[lo].overlaps(edges[hi]) && edges[lo].crosses(edges[hi]) {
-                    return Crossing(ringA: edges[lo].ring, edgeA: edges[lo].k, ringB: edges[hi].ring, edgeB: edges[hi].k)
-                }
+    /// Every pair whose boxes overlap, in order; the first that crosses is the least.
+    private static func firstCrossingPairwise(_ edges: UnsafeBufferPointer<Edge>) -> (Int, Int)? {
+        for lo in 0..<edges.count {
+            for hi in (lo + 1)..<max(lo + 1, edges.count) where edges[lo].overlaps(edges[hi]) && crosses(edges, lo, hi) {
+                return (lo, hi)
             }
-            return nil
         }
-        // The sweep meets every pair whose boxes overlap, whatever the order of equal minima, and
-        // keeps the least pair (by edge number) that crosses: the same pair as the loop above.
-        // It sorts small keys (the box and the edge number), not the edges, so the scan reads
-        // 40 contiguous bytes per edge and fetches an edge only for a pair whose boxes overlap.
-        return withUnsafeTemporaryAllocation(of: SweepKey.self, capacity: edges.count) { keys in
-            var k = keys
-            for (id, e) in edges.enumerated() {
-                (k.baseAddress.unsafelyUnwrapped + id).initialize(to: SweepKey(minLon: e.minLon, maxLon: e.maxLon, minLat: e.minLat, maxLat: e.maxLat, id: id))
+        return nil
+    }
+
+    /// A key that orders as `x` does (-0 as +0; no NaN): the bits of a double made unsigned.
+    @inline(__always)
+    private static func orderKey(_ x: Double) -> UInt64 {
+        let bits = (x + 0.0).bitPattern
+        return bits ^ (UInt64(bitPattern: Int64(bitPattern: bits) >> 63) | (1 << 63))
+    }
+
+    /// The sweep: it meets every pair whose boxes overlap and keeps the least pair (by edge
+    /// number) that crosses, the same pair as the loop pair by pair. It sorts one word per edge:
+    /// the order key of its least longitude with its low bits replaced by the edge's number.
+    /// The keys are then in the order of the longitudes rounded down (the order among those
+    /// equal after rounding is the edge numbers'), so the scan from an edge stops at the first
+    /// key whose rounded longitude exceeds the edge's rounded greatest longitude: every later
+    /// edge starts east of it. The boxes of the pairs met are compared exactly.
+    private static func firstCrossingSwept(_ edges: UnsafeBufferPointer<Edge>) -> (Int, Int)? {
+        let n = edges.count
+        let idBits = UInt64.bitWidth - UInt64(n - 1).leadingZeroBitCount
+        let idMask: UInt64 = idBits == 64 ? .max : (1 << idBits) - 1
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 2 * n) { buffer in
+            let keys = UnsafeMutableBufferPointer(rebasing: buffer[0..<n])
+            for id in 0..<n {
+                keys.initializeElement(at: id, to: orderKey(edges[id].minLon) & ~idMask | UInt64(id))
             }
-            defer { keys.baseAddress.unsafelyUnwrapped.deinitialize(count: edges.count) }
-            // A ring's edges come in runs of rising and falling minima, which the (run-merging)
-            // sort takes in about linear time. Up to `insertionSortUpTo` keys (a 32-gon has 32)
-            // an insertion sort in place does it without the general sort's buffer and closure
-            // calls; the sweep below finds the same pair whatever the order of equal minima.
-            if k.count <= insertionSortUpTo {
-                insertionSort(k)
-            } else {
-                k.sort { $0.minLon < $1.minLon }
-            }
-            var best: (Int, Int)?
-            for x in 0..<k.count {
-                let e = k[x]
+            let sorted = sortKeys(keys, scratch: UnsafeMutableBufferPointer(rebasing: buffer[n..<(2 * n)]))
+            var best = (Int.max, Int.max)
+            for x in 0..<n {
+                let i = Int(truncatingIfNeeded: sorted[x] & idMask), e = edges[i]
+                let limit = orderKey(e.maxLon) | idMask
                 var y = x + 1
-                while y < k.count {
-                    let f = k[y]
-                    if f.minLon > e.maxLon { break }
+                while y < n {
+                    let key = sorted[y]
+                    if key > limit { break }
                     y += 1
-                    if f.minLat > e.maxLat || f.maxLat < e.minLat { continue }
-                    let lo = min(e.id, f.id), hi = max(e.id, f.id)
-                    if let b = best, (lo, hi) >= b { continue }
-                    if edges[lo].crosses(edges[hi]) { best = (lo, hi) }
+                    let j = Int(truncatingIfNeeded: key & idMask), f = edges[j]
+                    if f.minLat > e.maxLat || f.maxLat < e.minLat || f.minLon > e.maxLon || e.minLon > f.maxLon { continue }
+                    let lo = min(i, j), hi = max(i, j)
+                    if (lo, hi) >= best { continue }
+                    if crosses(edges, lo, hi) { best = (lo, hi) }
                 }
             }
-            guard let (lo, hi) = best else { return nil }
-            return Crossing(ringA: edges[lo].ring, edgeA: edges[lo].k, ringB: edges[hi].ring, edgeB: edges[hi].k)
+            return best.0 == .max ? nil : best
         }
     }
 
-    /// Key counts up to this are sorted by `insertionSort`.
-    static let insertionSortUpTo = 64
-
-    /// Sorts `keys` by `minLon`, stably, by insertion (O(n²) moves at worst, about linear on the
-    /// runs of a ring's edges).
-    private static func insertionSort(_ keys: UnsafeMutableBufferPointer<SweepKey>) {
-        guard keys.count > 1, let base = keys.baseAddress else { return }
-        for i in 1..<keys.count {
-            let key = base[i]
-            var j = i
-            while j > 0, base[j - 1].minLon > key.minLon {
-                base[j] = base[j - 1]
-                j -= 1
+    /// Sorts distinct `keys` ascending, using `scratch` (as many, uninitialized); returns the
+    /// buffer that holds them sorted (`keys` or `scratch`; a trivial type, nothing to free).
+    /// A natural merge sort: the strictly falling runs are reversed, then neighbouring rising
+    /// runs are merged pass by pass. A ring's edges come in a few runs of rising and falling
+    /// longitudes (a star-shaped ring in about three), so it takes about linear time there, and
+    /// O(n log n) on any input.
+    static func sortKeys(_ keys: UnsafeMutableBufferPointer<UInt64>, scratch: UnsafeMutableBufferPointer<UInt64>) -> UnsafeMutableBufferPointer<UInt64> {
+        let n = keys.count
+        guard n > 1 else { return keys }
+        var i = 0
+        while i + 1 < n {
+            guard keys[i + 1] < keys[i] else {
+                i += 1
+                continue
             }
-            if j != i { base[j] = key }
+            var j = i + 1
+            while j + 1 < n && keys[j + 1] < keys[j] { j += 1 }
+            var lo = i, hi = j
+            while lo < hi {
+                keys.swapAt(lo, hi)
+                lo += 1
+                hi -= 1
+            }
+            i = j + 1
+        }
+        var src = keys, dst = scratch
+        while true {
+            var start = 0
+            while start < n {
+                var mid = start + 1
+                while mid < n && src[mid] > src[mid - 1] { mid += 1 }
+                if start == 0 && mid == n { return src }
+                var end = mid
+                if mid < n {
+                    end += 1
+                    while end < n && src[end] > src[end - 1] { end += 1 }
+                }
+                var a = start, b = mid, out = start
+                while a < mid && b < end {
+                    let x = src[a], y = src[b]
+                    if x < y {
+                        dst[out] = x
+                        a += 1
+                    } else {
+                        dst[out] = y
+                        b += 1
+                    }
+                    out += 1
+                }
+                while a < mid {
+                    dst[out] = src[a]
+                    a += 1
+                    out += 1
+                }
+                while b < end {
+                    dst[out] = src[b]
+                    b += 1
+                    out += 1
+                }
+                start = end
+            }
+            swap(&src, &dst)
         }
     }
 

@@ -3,8 +3,9 @@ import Foundation
 /// Loads campaigns for a command, printing every diagnostic on stderr.
 public enum CampaignLoading {
     /// Loads `paths`; throws exit 66 when a named path cannot be read, 65 when any file has errors.
-    public static func load(_ paths: [String]) throws -> LoadResult {
-        let result = CampaignLoader().load(paths: paths)
+    /// - Parameter hashesSources: see `CampaignLoader.hashesSources` (a stateful run's load).
+    public static func load(_ paths: [String], hashesSources: Bool = false) throws -> LoadResult {
+        let result = CampaignLoader(hashesSources: hashesSources).load(paths: paths)
         for d in result.diagnostics { Console.err(d.description + "\n") }
         try check(result)
         if result.hasErrors {

@@ -96,7 +96,7 @@ public struct StatefulDriver {
         }
         let job = BackgroundTask(.ownThread("campaigns")) { () -> Result<(CampaignSet, Replay, Fingerprints), Error> in
             do {
-                let set = try CampaignLoading.load(campaignPaths).campaignSet
+                let set = try CampaignLoading.load(campaignPaths, hashesSources: true).campaignSet
                 return .success((set, Replay(campaigns: set, options: options), Fingerprints(set, cached: cached)))
             } catch {
                 return .failure(error)

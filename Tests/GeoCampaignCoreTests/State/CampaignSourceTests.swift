@@ -18,8 +18,8 @@ final class CampaignSourceTests: XCTestCase {
 
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: dir) }
 
-    private func load() -> CampaignSet {
-        let r = CampaignLoader().load(paths: [dir.appendingPathComponent("campaigns").path])
+    private func load(hashesSources: Bool = true) -> CampaignSet {
+        let r = CampaignLoader(hashesSources: hashesSources).load(paths: [dir.appendingPathComponent("campaigns").path])
         XCTAssertFalse(r.hasErrors, "\(r.diagnostics)")
         return r.campaignSet
     }
@@ -39,6 +39,21 @@ final class CampaignSourceTests: XCTestCase {
     private func taken(_ set: CampaignSet, cached: [String: String]) -> [String: String] {
         let f = StatefulDriver.Fingerprints(set, cached: cached)
         return Dictionary(uniqueKeysWithValues: zip(set.campaigns.map(\.id), f.values).map { ($0, $1) })
+    }
+
+    /// A load that does not hash its sources (every run but a stateful one) leaves the hash
+    /// empty: a stateful run given such a set computes every fingerprint and keeps none by source.
+    func testWithoutHashingNothingIsKeptBySource() {
+        let plain = load(hashesSources: false), hashed = load()
+        XCTAssertEqual(plain.campaigns.map(\.sourceHash), plain.campaigns.map { _ in "" })
+        XCTAssertFalse(hashed.campaigns.contains { $0.sourceHash.isEmpty }, "the control: hashed, none empty")
+        let fresh = StatefulDriver.Fingerprints(hashed, cached: [:])
+        let bogus = fresh.bySource.mapValues { "cached-" + $0 }
+        let f = StatefulDriver.Fingerprints(plain, cached: bogus)
+        XCTAssertEqual(f.values, fresh.values, "computed, the same as from the hashed set")
+        XCTAssertTrue(f.bySource.isEmpty)
+        // The campaigns are otherwise the same.
+        XCTAssertEqual(computed(plain), computed(hashed))
     }
 
     func testTheStoredFingerprintIsUsedOnlyForTheSameBytes() throws {
