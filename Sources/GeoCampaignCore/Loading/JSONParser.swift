@@ -404,6 +404,7 @@ struct JSONParser {
             case 0x5B:
                 guard depth < JSONParser.maxDepth else { throw problem("the JSON is nested more than \(JSONParser.maxDepth) levels deep") }
                 if depth > deepest { deepest = depth }
+                if position() { return }
                 let me = count
                 try add(.array, start)
                 i += 1
@@ -423,6 +424,23 @@ struct JSONParser {
                         // Numbers (most items of GeoJSON arrays) skip the general dispatch.
                         try number()
                         items += 1
+                    } else if i < b.count, b[i] == 0x5B, depth + 1 < JSONParser.maxDepth, position() {
+                        // So do positions (most items of a ring), when the fast path reads them,
+                        // and the positions that follow them directly (`,[`), before any part
+                        // parsed ahead.
+                        if depth + 1 > deepest { deepest = depth + 1 }
+                        items += 1
+                        var resumed = false
+                        while i &+ 1 < b.count, i < joinAt, b[i] == 0x2C, b[i &+ 1] == 0x5B {
+                            i &+= 1
+                            guard position() else {
+                                resumed = true
+                                break
+                            }
+                            items += 1
+                        }
+                        // The comma is read; the general path reads the item at `i`.
+                        if resumed { continue }
                     } else {
                         try value(depth: depth + 1)
                         items += 1
@@ -464,48 +482,107 @@ struct JSONParser {
             i += word.count
         }
 
-        /// Reads a number. Without an exponent, with at most 19 digits (so the integer of its
-        /// digits does not overflow), that integer at most 2^53 (so exactly a double) and at most
-        /// 22 digits after the point, its value is that integer divided by an exact power of ten,
-        /// computed in the same pass: one correctly rounded IEEE operation, so the same double as
-        /// `Double(text)` (Clinger's fast path). Other numbers go through `Double(text)`. The scan
-        /// works on a local index and counts digits by position, not one by one.
+        /// At the `[` at byte `i`: when the bytes are a GeoJSON position as most files write one,
+        /// `[`, a number, `,`, a number, `]` (spaces allowed between them, no other white space)
+        /// with both numbers read by `fastNumber`, adds its position node (the same node that
+        /// the general path builds and `closePosition` collapses) and moves past the `]`.
+        /// Otherwise returns false with nothing read or written: the general path then reads
+        /// the same bytes (and gives any error at its place).
+        @inline(__always)
+        mutating func position() -> Bool {
+            guard count < limit, let p = b.baseAddress else { return false }
+            let n = b.count
+            var j = i &+ 1
+            var values = (0.0, 0.0)
+            // One loop for both numbers, so that `fastNumber` is inlined once.
+            for part in 0..<2 {
+                while j < n, p[j] == 0x20 { j &+= 1 }
+                guard let v = Self.fastNumber(p, n, &j) else { return false }
+                while j < n, p[j] == 0x20 { j &+= 1 }
+                guard j < n, p[j] == (part == 0 ? 0x2C : 0x5D) else { return false }
+                j &+= 1
+                if part == 0 { values.0 = v } else { values.1 = v }
+            }
+            (base + count).initialize(to: JSONTape.Node(offset: Int32(truncatingIfNeeded: i), longitude: values.0, latitude: values.1))
+            count &+= 1
+            i = j
+            return true
+        }
+
+        /// The number whose text starts at byte `j` of `p` (`n` bytes), moving `j` past it, when
+        /// it is valid JSON, has no exponent, at most 19 digits (so the integer of its digits
+        /// does not overflow), that integer at most 2^53 (so exactly a double) and at most 22
+        /// digits after the point: then its value is that integer divided by an exact power of
+        /// ten, one correctly rounded IEEE operation, so the same double as `Double(text)`
+        /// (Clinger's fast path). Nil (and `j` unchanged) for every other text, valid or not.
+        /// The digits before the point (few, in coordinates) are read one by one, those after
+        /// it up to 8 at a time (`digits`).
+        @inline(__always)
+        static func fastNumber(_ p: UnsafePointer<UInt8>, _ n: Int, _ j: inout Int) -> Double? {
+            var k = j
+            let negative = k < n && p[k] == 0x2D
+            if negative { k &+= 1 }
+            guard k < n else { return nil }
+            var d = p[k] &- 0x30
+            guard d <= 9 else { return nil }
+            var mantissa = UInt64(d)
+            let intStart = k
+            k &+= 1
+            if d != 0 {
+                while k < n {
+                    d = p[k] &- 0x30
+                    if d > 9 { break }
+                    mantissa = mantissa &* 10 &+ UInt64(d)
+                    k &+= 1
+                }
+            }
+            var digitCount = k &- intStart
+            var fraction = 0
+            if k < n, p[k] == 0x2E {
+                k &+= 1
+                let fractionStart = k
+                digits(p, n, &k, &mantissa)
+                fraction = k &- fractionStart
+                guard fraction > 0 else { return nil }
+                digitCount &+= fraction
+            }
+            guard k >= n || p[k] | 0x20 != 0x65, digitCount <= 19, fraction <= 22, mantissa <= 1 << 53 else { return nil }
+            j = k
+            let v = Double(mantissa) / JSONParser.pow10[fraction]
+            return negative ? -v : v
+        }
+
+        /// Reads a number: through `fastNumber` when it can, else by a scan that checks the
+        /// syntax (and gives the errors) and then `Double(text)`.
         mutating func number() throws(YAMLProblem) {
             let start = i
             let n = b.count
             var j = i
-            var negative = false
-            if j < n, b[j] == 0x2D {
-                negative = true
-                j += 1
+            if let p = b.baseAddress, let v = Self.fastNumber(p, n, &j) {
+                i = j
+                try add(.number, start, size: j - start, number: v)
+                return
             }
+            if j < n, b[j] == 0x2D { j += 1 }
             guard j < n, b[j] &- 0x30 <= 9 else {
                 i = j
                 throw problem("unexpected text: a JSON value is an object, array, string, number, true, false or null")
             }
-            var mantissa: UInt64 = 0
-            let intStart = j
             if b[j] == 0x30 {
                 j += 1
             } else {
-                digits(&j, &mantissa)
+                while j < n, b[j] &- 0x30 <= 9 { j += 1 }
             }
-            var digitCount = j - intStart
-            var fraction = 0
             if j < n, b[j] == 0x2E {
                 j += 1
                 let fractionStart = j
-                digits(&j, &mantissa)
-                fraction = j - fractionStart
-                guard fraction > 0 else {
+                while j < n, b[j] &- 0x30 <= 9 { j += 1 }
+                guard j > fractionStart else {
                     i = j
                     throw problem("a number needs digits after the decimal point")
                 }
-                digitCount += fraction
             }
-            var exponent = false
             if j < n, b[j] == 0x65 || b[j] == 0x45 {
-                exponent = true
                 j += 1
                 if j < n, b[j] == 0x2B || b[j] == 0x2D { j += 1 }
                 let exponentStart = j
@@ -516,49 +593,42 @@ struct JSONParser {
                 }
             }
             i = j
-            if !exponent && digitCount <= 19 && fraction <= 22 && mantissa <= 1 << 53 {
-                let v = Double(mantissa) / JSONParser.pow10[fraction]
-                try add(.number, start, size: j - start, number: negative ? -v : v)
-                return
-            }
             let text = String(decoding: UnsafeBufferPointer(rebasing: b[start..<j]), as: UTF8.self)
             guard let d = Double(text), d.isFinite else { throw problem("a number is too large (beyond 1.8e308)") }
             try add(.number, start, size: j - start, number: d)
         }
 
-        /// Reads the decimal digits from `j` on into `mantissa` (`mantissa * 10 + digit` for each,
-        /// wrapping past 64 bits) and moves `j` past them: up to 8 digits at a time from one
-        /// 8-byte load while 8 bytes remain (the digits counted by the first byte that is not one,
-        /// converted by three multiplications), then one by one. The same `mantissa` as one by
-        /// one: `m * 10^k + (the k digits' value)` modulo 2^64 is what k single steps give.
+        /// Reads the decimal digits from `j` on (of the `n` bytes at `p`) into `mantissa`
+        /// (`mantissa * 10 + digit` for each, wrapping past 64 bits) and moves `j` past them: up
+        /// to 8 digits at a time from one 8-byte load while 8 bytes remain (the digits counted
+        /// by the first byte that is not one, converted by three multiplications), then one by
+        /// one. The same `mantissa` as one by one: `m * 10^k + (the k digits' value)` modulo
+        /// 2^64 is what k single steps give.
         @inline(__always)
-        func digits(_ j: inout Int, _ mantissa: inout UInt64) {
-            let n = b.count
-            if let p = b.baseAddress {
-                while j + 8 <= n {
-                    // Bytes as digit values (0-9 for '0'-'9'); a byte is not a digit when its
-                    // value is above 9, which sets its top bit in `t + 0x76` or in `t` (a carry
-                    // out of such a byte only touches the bytes after it).
-                    let t = UnsafeRawPointer(p + j).loadUnaligned(as: UInt64.self).littleEndian ^ 0x3030_3030_3030_3030
-                    let stops = ((t &+ 0x7676_7676_7676_7676) | t) & 0x8080_8080_8080_8080
-                    let k = stops == 0 ? 8 : stops.trailingZeroBitCount >> 3
-                    if k == 0 { return }
-                    // The k digits moved to the top bytes (leading zero digits below them), then
-                    // pairs, fours and eights of digits combined.
-                    var x = k == 8 ? t : t << UInt64(64 - 8 * k)
-                    x = ((x & 0x0F0F_0F0F_0F0F_0F0F) &* 2561) >> 8
-                    x = ((x & 0x00FF_00FF_00FF_00FF) &* 6_553_601) >> 16
-                    x = ((x & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) >> 32
-                    mantissa = mantissa &* JSONParser.pow10Int[k] &+ x
-                    j += k
-                    if k < 8 { return }
-                }
+        static func digits(_ p: UnsafePointer<UInt8>, _ n: Int, _ j: inout Int, _ mantissa: inout UInt64) {
+            while j &+ 8 <= n {
+                // Bytes as digit values (0-9 for '0'-'9'); a byte is not a digit when its value
+                // is above 9, which sets its top bit in `t + 0x76` or in `t` (a carry out of such
+                // a byte only touches the bytes after it).
+                let t = UnsafeRawPointer(p + j).loadUnaligned(as: UInt64.self).littleEndian ^ 0x3030_3030_3030_3030
+                let stops = ((t &+ 0x7676_7676_7676_7676) | t) & 0x8080_8080_8080_8080
+                let k = stops == 0 ? 8 : stops.trailingZeroBitCount >> 3
+                if k == 0 { return }
+                // The k digits moved to the top bytes (leading zero digits below them), then
+                // pairs, fours and eights of digits combined.
+                var x = k == 8 ? t : t << UInt64(64 &- 8 &* k)
+                x = ((x & 0x0F0F_0F0F_0F0F_0F0F) &* 2561) >> 8
+                x = ((x & 0x00FF_00FF_00FF_00FF) &* 6_553_601) >> 16
+                x = ((x & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) >> 32
+                mantissa = mantissa &* JSONParser.pow10Int[k] &+ x
+                j &+= k
+                if k < 8 { return }
             }
             while j < n {
-                let d = b[j] &- 0x30
+                let d = p[j] &- 0x30
                 if d > 9 { break }
                 mantissa = mantissa &* 10 &+ UInt64(d)
-                j += 1
+                j &+= 1
             }
         }
 

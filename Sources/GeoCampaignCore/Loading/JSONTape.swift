@@ -249,6 +249,13 @@ struct JSONTape: @unchecked Sendable {
         out.reserveCapacity(out.count + ring.size)
         var c = index + 1
         for _ in 0..<ring.size {
+            let node = t[c]
+            // Position nodes (nearly every item) are read in place; other items as `position`.
+            if node.kind == .position {
+                out.append(Coordinate(lat: node.latitude, lon: node.number))
+                c += 1
+                continue
+            }
             guard let p = Self.position(t, c) else { return false }
             out.append(p)
             c = Self.next(t, c)
