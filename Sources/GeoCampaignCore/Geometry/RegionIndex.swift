@@ -173,18 +173,17 @@ public struct RegionIndex: Sendable {
         let base = wanted.min() ?? RegionIndex.minExponent
         // Boxes by level (levels are 2 exponents apart from the finest), each level's boxes in
         // entry order; then per level a counting sort of the boxes' cells, so items of
-        // a cell stay in entry order.
-        var levelOf: [Int: [Int]] = [:]
-        for (k, n) in valid.enumerated() {
-            var exponent = base
-            while exponent < wanted[k] { exponent += 2 }
-            levelOf[exponent, default: []].append(n)
-        }
+        // a cell stay in entry order. Level l (exponent base + 2 l) is levelOf[l]: an array of at
+        // most 21, not a dictionary hashed once per box.
+        var levelOf = [[Int]](repeating: [], count: (RegionIndex.maxExponent - base + 1) / 2 + 1)
+        for (k, n) in valid.enumerated() { levelOf[(wanted[k] - base + 1) / 2].append(n) }
         // Every level is planned first (its cells and items counted), so that the cell starts
         // and the items are written once, in place, into buffers of their final size: building
         // them by appends and then copying them held a city's finest level (millions of cells)
         // two or three times.
-        let plans = levelOf.keys.sorted().compactMap { e in levelOf[e].map { LevelPlan(exponent: e, members: $0, entries: entries) } }
+        let plans = levelOf.indices.compactMap { l in
+            levelOf[l].isEmpty ? nil : LevelPlan(exponent: base + 2 * l, members: levelOf[l], entries: entries)
+        }
         let cellTotal = plans.reduce(0) { $0 + $1.cellCount + 1 }, itemTotal = plans.reduce(0) { $0 + $1.listed }
         var levels: [Level] = [], slots: [CellTable.Slot] = []
         var items: FixedBuffer<Item>?
