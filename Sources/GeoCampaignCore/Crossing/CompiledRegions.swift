@@ -48,12 +48,12 @@ struct CompiledRegions: Sendable {
          group: [Int32], campaign: [Int32], localRegion: [Int32]) {
         // Written in place (no array copied into the buffer).
         self.records = FixedBuffer(count: compiled.heads.count) { out in
-            for (r, g) in compiled.heads.enumerated() {
+            for r in compiled.heads.indices {
                 let h = hysteresisM[r]
                 var record = Record(method: .circleTerm, circle: classifiers[r], radiusM: 0, hysteresisM: h,
                                     confirmMs: confirmMs[r], chunkStart: compiled.chunkOffsets[r], chunkEnd: compiled.chunkOffsets[r + 1],
                                     group: group[r], campaign: campaign[r], localRegion: localRegion[r])
-                switch g.kind {
+                switch compiled.heads[r].kind {
                 case let .circle(latRad, lonRad, cosLat, radiusM):
                     record.radiusM = radiusM
                     if !classifiers[r].isCircle {

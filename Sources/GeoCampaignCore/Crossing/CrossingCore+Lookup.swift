@@ -17,9 +17,15 @@ extension CrossingCore {
         init(heads: [RegionGeometry], hysteresisM: [Double]) {
             var entries: [(box: BoundingBox, owner: Int32)] = []
             entries.reserveCapacity(heads.count)
-            for (r, g) in heads.enumerated() {
-                let grown = g.bounds(expandedByMeters: max(0, hysteresisM[r]) + CrossingEngine.indexMarginM)
-                for part in grown.wrappedParts() { entries.append((part, Int32(r))) }
+            // By index, not `enumerated()`: that copies each head (a retain and release of its arrays).
+            for r in heads.indices {
+                let grown = heads[r].bounds(expandedByMeters: max(0, hysteresisM[r]) + CrossingEngine.indexMarginM)
+                if grown.minLon >= -180 && grown.maxLon <= 180 {
+                    // `wrappedParts()` of such a box is the box itself (and an array allocated per region).
+                    entries.append((grown, Int32(r)))
+                } else {
+                    for part in grown.wrappedParts() { entries.append((part, Int32(r))) }
+                }
             }
             index = RegionIndex(entries: entries)
             // Where a fix can be IN a region at all: its own box grown by far more than the

@@ -60,7 +60,7 @@ struct CrossingCore: Sendable {
     init(compiled: CompiledGeometry, lookup: Lookup, hysteresisM: [Double], confirmMs: [Int64], group: [Int32],
          campaign: [Int32], localRegion: [Int32], groups: [Group], campaignCount: Int) {
         let geometries = compiled.heads
-        let classifiers = geometries.enumerated().map { $0.element.circleClassifier(hysteresisM: hysteresisM[$0.offset]) }
+        let classifiers = geometries.indices.map { geometries[$0].circleClassifier(hysteresisM: hysteresisM[$0]) }
         let compiledRegions = CompiledRegions(compiled: compiled, classifiers: classifiers, hysteresisM: hysteresisM, confirmMs: confirmMs,
                                               group: group, campaign: campaign, localRegion: localRegion)
         regions = compiledRegions

@@ -50,13 +50,25 @@ public struct RegionIndex: Sendable {
         var lon0: UInt8
         var lon1: UInt8
 
-        /// `box`'s part in cell (x, y) of a level with `1 / cell size` `inv`, where
-        /// `(x0...x1, y0...y1)` are the box's cells on that level.
-        init(_ box: BoundingBox, inv: Double, x: Int64, y: Int64, range r: (x0: Int64, x1: Int64, y0: Int64, y1: Int64)) {
-            lat0 = y == r.y0 ? CellBox.fraction((box.minLat + 90) * inv, y) : 0
-            lat1 = y == r.y1 ? CellBox.fraction((box.maxLat + 90) * inv, y) : 255
-            lon0 = x == r.x0 ? CellBox.fraction((box.minLon + 180) * inv, x) : 0
-            lon1 = x == r.x1 ? CellBox.fraction((box.maxLon + 180) * inv, x) : 255
+        /// `box`'s fractions at its own edge cells on a level with `1 / cell size` `inv`, where
+        /// `(x0...x1, y0...y1)` are the box's cells on that level: its lower latitude bound in
+        /// cell row `y0`, its upper one in row `y1`, and so on (`clipped` gives each cell's part).
+        init(edgesOf box: BoundingBox, inv: Double, range r: (x0: Int64, x1: Int64, y0: Int64, y1: Int64)) {
+            lat0 = CellBox.fraction((box.minLat + 90) * inv, r.y0)
+            lat1 = CellBox.fraction((box.maxLat + 90) * inv, r.y1)
+            lon0 = CellBox.fraction((box.minLon + 180) * inv, r.x0)
+            lon1 = CellBox.fraction((box.maxLon + 180) * inv, r.x1)
+        }
+
+        /// The box's part in cell (x, y), `self` being its edges (`init(edgesOf:inv:range:)`):
+        /// the whole cell on a side where the cell is not the box's edge cell.
+        @inline(__always) func clipped(x: Int64, y: Int64, range r: (x0: Int64, x1: Int64, y0: Int64, y1: Int64)) -> CellBox {
+            var part = self
+            if y != r.y0 { part.lat0 = 0 }
+            if y != r.y1 { part.lat1 = 255 }
+            if x != r.x0 { part.lon0 = 0 }
+            if x != r.x1 { part.lon1 = 255 }
+            return part
         }
 
         /// The 256th of cell `c` in which `v` (an offset times the level's `inv`, computed as
@@ -161,18 +173,17 @@ public struct RegionIndex: Sendable {
         let base = wanted.min() ?? RegionIndex.minExponent
         // Boxes by level (levels are 2 exponents apart from the finest), each level's boxes in
         // entry order; then per level a counting sort of the boxes' cells, so items of
-        // a cell stay in entry order.
-        var levelOf: [Int: [Int]] = [:]
-        for (k, n) in valid.enumerated() {
-            var exponent = base
-            while exponent < wanted[k] { exponent += 2 }
-            levelOf[exponent, default: []].append(n)
-        }
+        // a cell stay in entry order. Level l (exponent base + 2 l) is levelOf[l]: an array of at
+        // most 21, not a dictionary hashed once per box.
+        var levelOf = [[Int]](repeating: [], count: (RegionIndex.maxExponent - base + 1) / 2 + 1)
+        for (k, n) in valid.enumerated() { levelOf[(wanted[k] - base + 1) / 2].append(n) }
         // Every level is planned first (its cells and items counted), so that the cell starts
         // and the items are written once, in place, into buffers of their final size: building
         // them by appends and then copying them held a city's finest level (millions of cells)
         // two or three times.
-        let plans = levelOf.keys.sorted().compactMap { e in levelOf[e].map { LevelPlan(exponent: e, members: $0, entries: entries) } }
+        let plans = levelOf.indices.compactMap { l in
+            levelOf[l].isEmpty ? nil : LevelPlan(exponent: base + 2 * l, members: levelOf[l], entries: entries)
+        }
         let cellTotal = plans.reduce(0) { $0 + $1.cellCount + 1 }, itemTotal = plans.reduce(0) { $0 + $1.listed }
         var levels: [Level] = [], slots: [CellTable.Slot] = []
         var items: FixedBuffer<Item>?
@@ -182,7 +193,7 @@ public struct RegionIndex: Sendable {
                 for plan in plans {
                     var level = plan.level
                     level.runBase = cellBase
-                    plan.fill(st, cellBase: cellBase, out, itemBase: itemBase, entries: entries)
+                    entries.withUnsafeBufferPointer { plan.fill(st, cellBase: cellBase, out, itemBase: itemBase, entries: $0) }
                     if level.width == 0 { plan.addSlots(&level, to: &slots) }
                     levels.append(level)
                     cellBase += plan.cellCount + 1
@@ -258,50 +269,53 @@ public struct RegionIndex: Sendable {
         /// items at `out[itemBase...]`, by a counting sort done in place in the starts (no other
         /// array as large as the cells): a cell's items in member order.
         func fill(_ st: UnsafeMutableBufferPointer<Int32>, cellBase base: Int, _ out: UnsafeMutableBufferPointer<Item>, itemBase: Int,
-                  entries: [(box: BoundingBox, owner: Int32)]) {
+                  entries: UnsafeBufferPointer<(box: BoundingBox, owner: Int32)>) {
             if let numbers {
-                // The last tile looked up: a box's cells mostly share a tile.
-                var lastTile = CellTable.empty, lastIndex = 0
-                fill(st, base, out, itemBase, entries) { x, y in
-                    let key = CellTable.tileKey(x, y)
-                    if key != lastTile {
-                        lastTile = key
-                        lastIndex = numbers.number(of: key)
-                    }
-                    return lastIndex * CellTable.cellsPerTile + CellTable.offsetInTile(x, y)
-                }
+                var cells = TiledCells(numbers: numbers)
+                fill(st, base, out, itemBase, entries, &cells)
             } else {
-                let (x0, y0, width) = (level.x0, level.y0, level.width)
-                fill(st, base, out, itemBase, entries) { x, y in Int((y - y0) * width + (x - x0)) }
+                var cells = DenseCells(x0: level.x0, y0: level.y0, width: level.width)
+                fill(st, base, out, itemBase, entries, &cells)
             }
         }
 
-        private func fill(_ st: UnsafeMutableBufferPointer<Int32>, _ base: Int, _ out: UnsafeMutableBufferPointer<Item>, _ itemBase: Int,
-                          _ entries: [(box: BoundingBox, owner: Int32)], cell: (Int64, Int64) -> Int) {
+        /// Two passes over the level's cells (zeroed, then the counts turned into starts) and two
+        /// over its items (counted, then written in member order, each moving its cell's start
+        /// up by one, so that it ends as the next cell's start). A box's fractions at its edges
+        /// are computed once, not per cell.
+        private func fill<Cells: LevelCells>(_ st: UnsafeMutableBufferPointer<Int32>, _ base: Int, _ out: UnsafeMutableBufferPointer<Item>,
+                                             _ itemBase: Int, _ entries: UnsafeBufferPointer<(box: BoundingBox, owner: Int32)>,
+                                             _ cells: inout Cells) {
             let first = Int32(itemBase)
-            UnsafeMutableBufferPointer(rebasing: st[base...(base + cellCount)]).initialize(repeating: 0)
-            // Counts at base + c + 1, then running ends: st[base + c + 1] is where cell c ends.
-            for r in ranges {
-                for y in r.y0...r.y1 { for x in r.x0...r.x1 { st[base + cell(x, y) + 1] += 1 } }
-            }
-            st[base] = first
-            for c in 0..<cellCount { st[base + c + 1] += st[base + c] }
-            // Members in reverse, each moving its cells' ends down: a cell's items end up in member
-            // order, and st[base + c + 1] at the start of cell c.
-            for k in members.indices.reversed() {
-                let r = ranges[k], n = members[k], box = entries[n].box, owner = entries[n].owner, inv = level.invCell
-                for y in r.y0...r.y1 {
-                    for x in r.x0...r.x1 {
-                        let c = base + cell(x, y) + 1
-                        st[c] -= 1
-                        let item = Item(owner: owner, box: CellBox(box, inv: inv, x: x, y: y, range: r))
-                        (out.baseAddress.unsafelyUnwrapped + Int(st[c])).initialize(to: item)
+            let s = st.baseAddress.unsafelyUnwrapped + base, items = out.baseAddress.unsafelyUnwrapped
+            UnsafeMutableBufferPointer(start: s, count: cellCount + 1).initialize(repeating: 0)
+            ranges.withUnsafeBufferPointer { ranges in
+                members.withUnsafeBufferPointer { members in
+                    // Counts at s[c + 1], then s[c + 1] is where cell c starts.
+                    for r in ranges {
+                        for y in r.y0...r.y1 { for x in r.x0...r.x1 { s[cells.cell(x, y) + 1] += 1 } }
+                    }
+                    var running = first
+                    for c in stride(from: 1, through: cellCount, by: 1) {
+                        let count = s[c]
+                        s[c] = running
+                        running += count
+                    }
+                    for k in members.indices {
+                        let r = ranges[k], entry = entries[members[k]]
+                        let edges = CellBox(edgesOf: entry.box, inv: level.invCell, range: r)
+                        for y in r.y0...r.y1 {
+                            for x in r.x0...r.x1 {
+                                let c = cells.cell(x, y) + 1, at = Int(s[c])
+                                s[c] = Int32(truncatingIfNeeded: at + 1)
+                                (items + at).initialize(to: Item(owner: entry.owner, box: edges.clipped(x: x, y: y, range: r)))
+                            }
+                        }
                     }
                 }
             }
-            // Shift down by one: st[base + c] is the start of cell c, st[base + cellCount] the end.
-            for c in 0..<cellCount { st[base + c] = st[base + c + 1] }
-            st[base + cellCount] = first + Int32(listed)
+            // s[c + 1] is now where cell c ends, the start of cell c + 1.
+            s[0] = first
         }
 
         /// A tiled level's hash table over its tiles, appended to `slots`.
@@ -316,6 +330,36 @@ public struct RegionIndex: Sendable {
             level.slotBase = slotBase
             level.mask = capacity - 1
             level.shift = shift
+        }
+    }
+
+    /// Where cell (x, y) of a level being built lies among the level's cells.
+    private protocol LevelCells {
+        mutating func cell(_ x: Int64, _ y: Int64) -> Int
+    }
+
+    /// A dense level's cells: row by row over its area.
+    private struct DenseCells: LevelCells {
+        let x0: Int64, y0: Int64, width: Int64
+
+        @inline(__always) func cell(_ x: Int64, _ y: Int64) -> Int { Int((y - y0) * width + (x - x0)) }
+    }
+
+    /// A tiled level's cells: 16 per tile, tiles numbered by `TileNumbers`; the last tile looked
+    /// up is kept (a box's cells mostly share a tile).
+    private struct TiledCells: LevelCells {
+        let numbers: TileNumbers
+        var lastTile = CellTable.empty, lastIndex = 0
+
+        init(numbers: TileNumbers) { self.numbers = numbers }
+
+        @inline(__always) mutating func cell(_ x: Int64, _ y: Int64) -> Int {
+            let key = CellTable.tileKey(x, y)
+            if key != lastTile {
+                lastTile = key
+                lastIndex = numbers.number(of: key)
+            }
+            return lastIndex * CellTable.cellsPerTile + CellTable.offsetInTile(x, y)
         }
     }
 
