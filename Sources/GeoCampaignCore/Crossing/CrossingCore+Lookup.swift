@@ -20,12 +20,7 @@ extension CrossingCore {
             // By index, not `enumerated()`: that copies each head (a retain and release of its arrays).
             for r in heads.indices {
                 let grown = heads[r].bounds(expandedByMeters: max(0, hysteresisM[r]) + CrossingEngine.indexMarginM)
-                if grown.minLon >= -180 && grown.maxLon <= 180 {
-                    // `wrappedParts()` of such a box is the box itself (and an array allocated per region).
-                    entries.append((grown, Int32(r)))
-                } else {
-                    for part in grown.wrappedParts() { entries.append((part, Int32(r))) }
-                }
+                grown.forEachWrappedPart { entries.append(($0, Int32(r))) }
             }
             index = RegionIndex(entries: entries)
             // Where a fix can be IN a region at all: its own box grown by far more than the

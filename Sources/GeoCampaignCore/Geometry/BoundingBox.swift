@@ -43,16 +43,25 @@ public struct BoundingBox: Sendable, Equatable {
     /// The box clipped to longitudes -180...180, plus the part that wrapped across the antimeridian
     /// if any (for circles near it, whose haversine distance wraps).
     public func wrappedParts() -> [BoundingBox] {
+        var parts: [BoundingBox] = []
+        forEachWrappedPart { parts.append($0) }
+        return parts
+    }
+
+    /// Calls `body` with each of `wrappedParts()`, in that order, without an array (the region
+    /// index's entries are built from it for every region).
+    @inline(__always)
+    public func forEachWrappedPart(_ body: (BoundingBox) -> Void) {
         if minLon <= -180 && maxLon >= 180 || maxLon - minLon >= 360 {
-            return [BoundingBox(minLat: minLat, maxLat: maxLat, minLon: -180, maxLon: 180)]
+            body(BoundingBox(minLat: minLat, maxLat: maxLat, minLon: -180, maxLon: 180))
+            return
         }
-        var parts = [BoundingBox(minLat: minLat, maxLat: maxLat, minLon: max(-180, minLon), maxLon: min(180, maxLon))]
+        body(BoundingBox(minLat: minLat, maxLat: maxLat, minLon: max(-180, minLon), maxLon: min(180, maxLon)))
         if minLon < -180 {
-            parts.append(BoundingBox(minLat: minLat, maxLat: maxLat, minLon: minLon + 360, maxLon: 180))
+            body(BoundingBox(minLat: minLat, maxLat: maxLat, minLon: minLon + 360, maxLon: 180))
         }
         if maxLon > 180 {
-            parts.append(BoundingBox(minLat: minLat, maxLat: maxLat, minLon: -180, maxLon: maxLon - 360))
+            body(BoundingBox(minLat: minLat, maxLat: maxLat, minLon: -180, maxLon: maxLon - 360))
         }
-        return parts
     }
 }
