@@ -6,7 +6,7 @@ SWIFT ?= swift
 BIN_RELEASE := .build/release/geocampaign
 SIZE ?= S M L
 
-.PHONY: all deps browser-deps build release example report test bench conformance fuzz clean dist test-spark bench-spark bench-stream stream-crash-test
+.PHONY: all deps browser-deps build release example report test bench conformance difftest fuzz clean dist test-spark bench-spark bench-stream stream-crash-test
 
 all: build
 
@@ -72,6 +72,16 @@ test: deps browser-deps
 
 conformance: release
 	../shared/tools/conformance-check --bin $(BIN_RELEASE)
+
+# The differential test against the plain Python reading of the spec (docs/testing.md): 25
+# seeded cases one-shot and 25 through a state in 2-6 batches. PyYAML comes from python3 or, when
+# it lacks it, from a venv in .build/ (scripts/python-with-yaml.sh).
+DIFFTEST_SEEDS ?= 0:25
+
+difftest: build
+	@py="$$(bash scripts/python-with-yaml.sh)" && \
+	  "$$py" scripts/difftest.py --seeds $(DIFFTEST_SEEDS) && \
+	  "$$py" scripts/difftest.py --seeds $(DIFFTEST_SEEDS) --state
 
 bench: release
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product geocampaign-bench

@@ -830,6 +830,108 @@ def gpx_seed(seed, binary, keep):
     return settle(d, diffs)
 
 
+def state_seed(seed, binary, keep):
+    """The stateful runs against the reference (state.md 1.1, 1.2): the seed's history cut into
+    2-6 batches at per-user times (so each batch holds every user's fixes of one stretch of time),
+    with a few lines moved to a later batch than their time, where they are `late` when an earlier
+    batch already holds a later fix of the user. `evaluate --state` and `events --state` run the
+    batches in order, the last with `--final`; together they must print exactly the reference's
+    one-shot decisions and events of the concatenated batches less the late lines (decisions by
+    the same key as the one-shot comparison, evidence as a set of (region, enter): a printed
+    decision's exit is null when its visit was open at that run), and the rejects of all runs,
+    renumbered into the concatenation, must be the reference's plus the late lines."""
+    d, cdir, hist, failed = case_folder(keep, "state", seed)
+    if failed:
+        return failed
+    if os.path.exists(os.path.join(d, "until.txt")):  # --until cannot be combined with --state
+        os.remove(os.path.join(d, "until.txt"))
+    r = random.Random(seed * 7919 + 1)
+    lines = open(hist, "rb").read().split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    k = r.randint(2, 6)
+    parsed = [ref.validate(l) for l in lines]
+    times = {}
+    for why, fx in parsed:
+        if fx:
+            times.setdefault(fx[0], set()).add(fx[1])
+    cuts = {u: sorted(r.sample(sorted(ts), min(k - 1, len(ts)))) for u, ts in times.items()}
+    batches = [[] for _ in range(k)]
+    for line, (why, fx) in zip(lines, parsed):
+        if fx is None:
+            b = r.randrange(k)
+        else:
+            b = sum(1 for c in cuts[fx[0]] if c <= fx[1])
+            if b < k - 1 and r.random() < 0.04:
+                b = r.randint(b + 1, k - 1)  # moved later: late if an earlier batch has a later fix
+        batches[b].append((line, fx))
+    # The whole history is the batches in run order; a fix is late when an earlier batch holds an
+    # accepted fix of its user at a later time (Tend_u of the state, which only grows).
+    whole, late, tend = [], set(), {}
+    for b, batch in enumerate(batches):
+        for line, fx in batch:
+            whole.append(line)
+            if fx is not None and fx[1] < tend.get(fx[0], fx[1]):
+                late.add(len(whole))
+        for line, fx in batch:
+            if fx is not None:
+                tend[fx[0]] = max(tend.get(fx[0], fx[1]), fx[1])
+    kept = os.path.join(d, "history.jsonl")
+    with open(kept, "wb") as f:
+        f.write(b"".join(l + b"\n" for i, l in enumerate(whole, 1) if i not in late))
+    diffs = []
+    out = {"events": [], "evaluate": []}
+    rejects, offset = [], 0
+    for cmd in ("events", "evaluate"):
+        state = os.path.join(d, "state-%s.db" % cmd)
+        offset = 0
+        for b, batch in enumerate(batches):
+            bp = os.path.join(d, "batch-%d.jsonl" % b)
+            with open(bp, "wb") as f:
+                f.write(b"".join(l + b"\n" for l, _ in batch))
+            rj = os.path.join(d, "rejects-%d.jsonl" % b)
+            extra = (["--include-suppressed", "--rejects", rj] if cmd == "evaluate" else [])
+            extra += ["--final"] if b == k - 1 else []
+            p = subprocess.run([binary, cmd, "--state", state, "--campaigns", cdir, "--history", bp, "--quiet"] + extra,
+                               capture_output=True, text=True)
+            if p.returncode != 0:
+                return settle(d, ["OURS FAILED in batch %d of %d (%s) rc=%d\n%s" % (b + 1, k, cmd, p.returncode, p.stderr[-2000:])])
+            out[cmd] += [json.loads(l) for l in p.stdout.split("\n") if l.strip()]
+            if cmd == "evaluate":
+                rejects += [(x["line"] + offset, x["reason"]) for x in jl(rj)]
+            offset += len(batch)
+    open(os.path.join(d, "ours-events.jsonl"), "w").write("".join(json.dumps(x) + "\n" for x in out["events"]))
+    open(os.path.join(d, "ours-decisions.jsonl"), "w").write("".join(json.dumps(x) + "\n" for x in out["evaluate"]))
+    p = run_ref(cdir, kept, d)
+    if p.returncode != 0:
+        return settle(d, ["REFERENCE FAILED\n" + p.stderr[-2000:]])
+    # The reference numbers the kept lines; map them back into the concatenation.
+    numbers = [i for i in range(1, len(whole) + 1) if i not in late]
+    ref_rejects = sorted([(numbers[x["line"] - 1], x["reason"]) for x in jl(os.path.join(d, "ref-rejects.jsonl"))]
+                         + [(i, "late") for i in late])
+    def skip(x):
+        u = str(x.get("user", ""))
+        return u.startswith("z") and u.endswith("x")
+    def ev_key(e):
+        return json.dumps(e, sort_keys=True)
+    a = sorted(ev_key(e) for e in out["events"] if not skip(e))
+    b = sorted(ev_key(e) for e in jl(os.path.join(d, "ref-events.jsonl")))
+    if a != b:
+        diffs.append("STATE EVENTS (%d batches)\n  ours-only: %s\n  ref-only:  %s"
+                     % (k, sorted(set(a) - set(b))[:3], sorted(set(b) - set(a))[:3]))
+    def full_key(x):
+        return (dec_key(x), sorted((e["region"], e["enter"]) for e in x.get("evidence", [])))
+    a = sorted(full_key(x) for x in out["evaluate"] if not skip(x))
+    b = sorted(full_key(x) for x in jl(os.path.join(d, "ref-decisions.jsonl")))
+    if a != b:
+        diffs.append("STATE DECISIONS (%d batches)\n  ours-only: %s\n  ref-only:  %s"
+                     % (k, [x for x in a if x not in b][:3], [x for x in b if x not in a][:3]))
+    if sorted(rejects) != ref_rejects:
+        diffs.append("STATE REJECTS\n  ours-only: %s\n  ref-only:  %s"
+                     % (sorted(set(rejects) - set(ref_rejects))[:5], sorted(set(ref_rejects) - set(rejects))[:5]))
+    return settle(d, diffs)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", default="0:50")
@@ -840,6 +942,8 @@ def main():
     ap.add_argument("--gpx", action="store_true", help="metamorphic mode: GPX tracks against the same fixes in JSON Lines")
     ap.add_argument("--big", type=int, metavar="COPIES",
                     help="metamorphic mode: repeat each seed's history COPIES times (renamed users) and check ours against ours")
+    ap.add_argument("--state", action="store_true",
+                    help="stateful mode: the history in 2-6 batches through --state runs (the last --final) against the reference's one-shot run")
     a = ap.parse_args()
     keep = a.keep or tempfile.mkdtemp(prefix="difftest-")
     os.makedirs(keep, exist_ok=True)
@@ -850,6 +954,8 @@ def main():
     # The kind names the case folders (case_folder).
     if a.gpx:
         kind, check = "gpx", lambda s: gpx_seed(s, binary, keep)
+    elif a.state:
+        kind, check = "state", lambda s: state_seed(s, binary, keep)
     elif a.big:
         kind, check = "big", lambda s: big_seed(s, binary, keep, a.big)
     else:

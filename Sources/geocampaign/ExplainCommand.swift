@@ -50,7 +50,7 @@ struct ExplainCommand: Command {
         clock.lap("campaigns")
         let (h, stats) = try HistoryLoading.read(history, progress: ProgressLine(quiet: history.quiet))
         clock.lap("read")
-        guard let index = h.userIds.firstIndex(of: user) else {
+        guard let index = h.userNumber(of: user) else {
             let near = ParsedArguments.nearest(user, h.userIds).map { " (did you mean '\($0)'?)" } ?? ""
             throw CLIError(message: "user '\(user)' has no accepted fix in the history\(near)", code: .dataError)
         }

@@ -57,7 +57,7 @@ struct ReportCommand: Command {
         var shown: ReportUser?
         var userIndex: Int?
         if let user {
-            guard let i = h.userIds.firstIndex(of: user) else {
+            guard let i = h.userNumber(of: user) else {
                 let near = ParsedArguments.nearest(user, h.userIds).map { " (did you mean '\($0)'?)" } ?? ""
                 throw CLIError(message: "user '\(user)' has no accepted fix in the history\(near)", code: .dataError)
             }

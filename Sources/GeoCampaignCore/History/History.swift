@@ -16,4 +16,12 @@ public struct History: Sendable {
 
     /// Number of users.
     public var userCount: Int { userIds.count }
+
+    /// The user number of `id`, matched by the id's bytes as the reader tells users apart
+    /// (`UserKey`), not by `String`'s canonical equivalence.
+    /// - Complexity: O(n) in the users.
+    public func userNumber(of id: String) -> Int? {
+        let key = UserKey(id)
+        return userIds.firstIndex { UserKey($0) == key }
+    }
 }

@@ -162,7 +162,7 @@ public struct StatefulDriver {
         var output = Array(header.utf8)
         var counters = ReplayCounters()
         var damaged: UserResult?
-        var lateBefore: [String: Int64] = [:]
+        var lateBefore: [UserKey: Int64] = [:]
         var lateCount = 0
         var writer: StateStore.UserWriter?
         try Self.resumeAll(replay, ids: ids, batch: batch, coding: coding, order: order, final: final,
@@ -173,7 +173,7 @@ public struct StatefulDriver {
                 if r.damaged, damaged.map({ r.index < $0.index }) ?? true { damaged = r }
                 if r.late > 0 {
                     lateCount += r.late
-                    lateBefore[r.id] = r.lateBefore
+                    lateBefore[UserKey(r.id)] = r.lateBefore
                 }
                 guard !r.skipped else { continue }
                 if writer == nil {

@@ -29,9 +29,9 @@ extension StreamDriver {
         private let copies: [([RuleEvaluator], Arbiter)]
 
         /// Users in memory.
-        var users: [String: UserState] = [:]
+        var users: [UserKey: UserState] = [:]
         /// Users changed since the last commit.
-        var dirty = Set<String>()
+        var dirty = Set<UserKey>()
         /// The latest accepted fix time over all users (the stream's clock, for eviction).
         var streamTime: Int64 = .min
         var stats = HistoryStats()
@@ -39,7 +39,7 @@ extension StreamDriver {
         /// Users written and dropped as idle so far in this run.
         var evicted = 0
         /// Users in memory that have had an accepted fix since they entered it.
-        private var resumed = Set<String>()
+        private var resumed = Set<UserKey>()
         /// Users counted for the summary: once per stay in memory with an accepted fix (a user
         /// dropped as idle and loaded back by a later fix is counted again).
         var usersCounted = 0
@@ -76,14 +76,14 @@ extension StreamDriver {
         final class MicroBatch: @unchecked Sendable {
             let touched: [String]
             /// `touched` by id, for the late check of the next micro-batch.
-            let number: [String: Int]
+            let number: [UserKey: Int]
             let batches: [[Fix]]
             let latest: [Int64?]
             let rejects: [UInt8]
             let live: [Int]
             var results: [(UserState, [UInt8], ReplayCounters)?]
 
-            init(touched: [String], number: [String: Int], batches: [[Fix]], latest: [Int64?], rejects: [UInt8]) {
+            init(touched: [String], number: [UserKey: Int], batches: [[Fix]], latest: [Int64?], rejects: [UInt8]) {
                 self.touched = touched
                 self.number = number
                 self.batches = batches
@@ -96,14 +96,14 @@ extension StreamDriver {
 
         /// A user's state: in memory, else from the database (an evicted or earlier user), else nil.
         private func load(_ user: String) throws -> UserState? {
-            if let s = users[user] { return s }
+            if let s = users[UserKey(user)] { return s }
             let count = replay.campaigns.campaigns.count
             guard let decoded = try reader.withRecord(user, { UserState.decoded($0, campaignOfSlot: campaignOfSlot, campaignCount: count) }) else { return nil }
             guard var s = decoded else {
                 throw RunError.data("\(statePath): the record of user '\(user)' is damaged; the state cannot be continued")
             }
             onLoad?(&s)
-            users[user] = s
+            users[UserKey(user)] = s
             return s
         }
 
@@ -111,8 +111,9 @@ extension StreamDriver {
         /// micro-batch being resumed when it holds the user, else from the user's state.
         /// `lookups` is set once a database lookup is made (inside one transaction per micro-batch).
         private func latest(_ user: String, lookups: inout Bool) throws -> Int64? {
-            if let r = running, let k = r.number[user] { return r.latest[k] }
-            if let s = users[user] { return s.tEnd }
+            let key = UserKey(user)
+            if let r = running, let k = r.number[key] { return r.latest[k] }
+            if let s = users[key] { return s.tEnd }
             if !lookups {
                 // One read lock for the micro-batch's lookups, not one per user.
                 try store.begin()
@@ -131,7 +132,7 @@ extension StreamDriver {
                   rejects: StreamFile?) throws {
             // Users numbered as they come (no String made for a user already in the micro-batch).
             let interner = UserInterner()
-            var touched: [String] = [], number: [String: Int] = [:], batches: [[Fix]] = [], latest: [Int64?] = []
+            var touched: [String] = [], number: [UserKey: Int] = [:], batches: [[Fix]] = [], latest: [Int64?] = []
             var rejected: [UInt8] = []
             // The counters in locals while the lines are taken (no access to the session per line).
             var line = lines, counts = stats, clock = streamTime
@@ -160,7 +161,7 @@ extension StreamDriver {
                     let k = Int(interner.intern(parser.userPtr, parser.userLen))
                     if k == touched.count {
                         let user = String(decoding: UnsafeBufferPointer(start: parser.userPtr, count: parser.userLen), as: UTF8.self)
-                        number[user] = k
+                        number[UserKey(user)] = k
                         touched.append(user)
                         batches.append([])
                         latest.append(try self.latest(user, lookups: &lookups))
@@ -202,7 +203,7 @@ extension StreamDriver {
             let fixes = batch.live.reduce(0) { $0 + batch.batches[$1].count }
             let workers = batch.live.count >= 64 ? threads : 1
             let replay = replay, context = context, render = render, copies = copies
-            let states = batch.live.map { users[batch.touched[$0]] }
+            let states = batch.live.map { users[UserKey(batch.touched[$0])] }
             let work: @Sendable () -> Void = {
                 batch.results.withUnsafeMutableBufferPointer { out in
                     let slots = UnsafeSendable(out)
@@ -241,9 +242,10 @@ extension StreamDriver {
             try rejects?.append(batch.rejects)
             for (j, i) in batch.live.enumerated() {
                 guard let (state, bytes, c) = batch.results[j] else { continue }
-                users[batch.touched[i]] = state
-                dirty.insert(batch.touched[i])
-                if resumed.insert(batch.touched[i]).inserted { usersCounted += 1 }
+                let key = UserKey(batch.touched[i])
+                users[key] = state
+                dirty.insert(key)
+                if resumed.insert(key).inserted { usersCounted += 1 }
                 counters.add(c)
                 try output.append(bytes)
             }
@@ -251,7 +253,7 @@ extension StreamDriver {
 
         /// Users whose latest fix lies more than `idleMs` before the stream's clock: written by
         /// the next commit (when changed) and then dropped from memory.
-        func idle(_ idleMs: Int64) -> [String] {
+        func idle(_ idleMs: Int64) -> [UserKey] {
             guard streamTime != .min, idleMs != .max else { return [] }
             let (bound, overflow) = streamTime.subtractingReportingOverflow(idleMs)
             if overflow { return [] }
@@ -259,7 +261,7 @@ extension StreamDriver {
         }
 
         /// Drops `ids` from memory (their records stand in the database); their next fix loads them back.
-        func drop(_ ids: [String]) {
+        func drop(_ ids: [UserKey]) {
             for id in ids {
                 users[id] = nil
                 resumed.remove(id)

@@ -159,7 +159,7 @@ public struct StreamDriver {
             let idle = session.idle(idleMs)
             try store.begin()
             let writer = try store.userWriter()
-            for id in session.dirty { if let s = session.users[id] { try writer.put(id, held: s.held, record: s.encoded(slots: slots)) } }
+            for key in session.dirty { if let s = session.users[key] { try writer.put(key.id, held: s.held, record: s.encoded(slots: slots)) } }
             try store.setMeta("stream_source", source)
             try store.setMeta("stream_offset", String(offset))
             try store.setMeta("stream_lines", String(session.lines))
