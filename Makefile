@@ -74,14 +74,15 @@ conformance: release
 	../shared/tools/conformance-check --bin $(BIN_RELEASE)
 
 # The differential test against the plain Python reading of the spec (docs/testing.md): 25
-# seeded cases one-shot and 25 through a state in 2-6 batches. PyYAML comes from python3 or, when
+# seeded cases one-shot, 25 through a state in 2-6 batches and 25 through the stream. PyYAML comes from python3 or, when
 # it lacks it, from a venv in .build/ (scripts/python-with-yaml.sh).
 DIFFTEST_SEEDS ?= 0:25
 
 difftest: build
 	@py="$$(bash scripts/python-with-yaml.sh)" && \
 	  "$$py" scripts/difftest.py --seeds $(DIFFTEST_SEEDS) && \
-	  "$$py" scripts/difftest.py --seeds $(DIFFTEST_SEEDS) --state
+	  "$$py" scripts/difftest.py --seeds $(DIFFTEST_SEEDS) --state && \
+	  "$$py" scripts/difftest.py --seeds $(DIFFTEST_SEEDS) --stream
 
 bench: release
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product geocampaign-bench

@@ -932,6 +932,100 @@ def state_seed(seed, binary, keep):
     return settle(d, diffs)
 
 
+def stream_seed(seed, binary, keep):
+    """The stream against the reference (state.md 2): the seed's history through `stream
+    --state` (from the file, or from a pipe in random pieces; users dropped as idle at once, by
+    default, or never), then `evaluate --state --final` on an empty batch, which prints what the
+    stream held. A stream takes its lines in read order, each as a batch of its own, so a fix
+    earlier than its user's latest accepted fix read before it is `late`. Together the two runs
+    must print exactly the reference's one-shot decisions over the history less those late lines
+    (compared as in the stateful mode), and the stream's rejects must be the reference's plus
+    the late lines."""
+    d, cdir, hist, failed = case_folder(keep, "stream", seed)
+    if failed:
+        return failed
+    if os.path.exists(os.path.join(d, "until.txt")):
+        os.remove(os.path.join(d, "until.txt"))
+    r = random.Random(seed * 104729 + 3)
+    data = open(hist, "rb").read()
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    late, latest = set(), {}
+    for i, line in enumerate(lines, 1):
+        why, fx = ref.validate(line)
+        if fx is None:
+            continue
+        if fx[1] < latest.get(fx[0], fx[1]):
+            late.add(i)
+        else:
+            latest[fx[0]] = fx[1]
+    kept = os.path.join(d, "kept.jsonl")
+    with open(kept, "wb") as f:
+        f.write(b"".join(l + b"\n" for i, l in enumerate(lines, 1) if i not in late))
+    state, rj = os.path.join(d, "state.db"), os.path.join(d, "stream-rejects.jsonl")
+    idle = r.choice([[], ["--idle-after", "0s"], ["--idle-after", "never"]])
+    cmd = [binary, "stream", "--state", state, "--campaigns", cdir, "--include-suppressed", "--rejects", rj, "--quiet"] + idle
+    if r.random() < 0.5:
+        p = subprocess.run(cmd + ["--history", hist], capture_output=True)
+        out, err, rc = p.stdout, p.stderr, p.returncode
+    else:
+        p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        import threading
+        got = {}
+        def drain(name, stream):
+            got[name] = stream.read()
+        ts = [threading.Thread(target=drain, args=(n, s)) for n, s in (("out", p.stdout), ("err", p.stderr))]
+        for t in ts:
+            t.start()
+        at = 0
+        while at < len(data):
+            n = r.choice([1, 7, 100, 1000, 4096, 65536])
+            p.stdin.write(data[at:at + n])
+            p.stdin.flush()
+            at += n
+            if r.random() < 0.05:
+                time.sleep(0.02)
+        p.stdin.close()
+        rc = p.wait()
+        for t in ts:
+            t.join()
+        out, err = got["out"], got["err"]
+        idle.append("(from a pipe)")
+    if rc != 0:
+        return settle(d, ["OURS FAILED in the stream %s rc=%d\n%s" % (" ".join(idle), rc, err.decode(errors="replace")[-2000:])])
+    empty = os.path.join(d, "empty.jsonl")
+    open(empty, "wb").close()
+    p = subprocess.run([binary, "evaluate", "--state", state, "--campaigns", cdir, "--history", empty, "--final",
+                        "--include-suppressed", "--quiet"], capture_output=True)
+    if p.returncode != 0:
+        return settle(d, ["OURS FAILED in the final run rc=%d\n%s" % (p.returncode, p.stderr.decode(errors="replace")[-2000:])])
+    ours = [json.loads(l) for l in (out + p.stdout).decode().split("\n") if l.strip()]
+    open(os.path.join(d, "ours-decisions.jsonl"), "w").write("".join(json.dumps(x) + "\n" for x in ours))
+    p = run_ref(cdir, kept, d)
+    if p.returncode != 0:
+        return settle(d, ["REFERENCE FAILED\n" + p.stderr[-2000:]])
+    numbers = [i for i in range(1, len(lines) + 1) if i not in late]
+    ref_rejects = sorted([(numbers[x["line"] - 1], x["reason"]) for x in jl(os.path.join(d, "ref-rejects.jsonl"))]
+                         + [(i, "late") for i in late])
+    rejects = sorted((x["line"], x["reason"]) for x in jl(rj))
+    diffs = []
+    def skip(x):
+        u = str(x.get("user", ""))
+        return u.startswith("z") and u.endswith("x")
+    def full_key(x):
+        return (dec_key(x), sorted((e["region"], e["enter"]) for e in x.get("evidence", [])))
+    a = sorted(full_key(x) for x in ours if not skip(x))
+    b = sorted(full_key(x) for x in jl(os.path.join(d, "ref-decisions.jsonl")))
+    if a != b:
+        diffs.append("STREAM DECISIONS %s\n  ours-only: %s\n  ref-only:  %s"
+                     % (" ".join(idle), [x for x in a if x not in b][:3], [x for x in b if x not in a][:3]))
+    if rejects != ref_rejects:
+        diffs.append("STREAM REJECTS %s\n  ours-only: %s\n  ref-only:  %s"
+                     % (" ".join(idle), sorted(set(rejects) - set(ref_rejects))[:5], sorted(set(ref_rejects) - set(rejects))[:5]))
+    return settle(d, diffs)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", default="0:50")
@@ -944,6 +1038,8 @@ def main():
                     help="metamorphic mode: repeat each seed's history COPIES times (renamed users) and check ours against ours")
     ap.add_argument("--state", action="store_true",
                     help="stateful mode: the history in 2-6 batches through --state runs (the last --final) against the reference's one-shot run")
+    ap.add_argument("--stream", action="store_true",
+                    help="stream mode: the history through `stream --state` (file or pipe), then a --final run, against the reference's one-shot run")
     a = ap.parse_args()
     keep = a.keep or tempfile.mkdtemp(prefix="difftest-")
     os.makedirs(keep, exist_ok=True)
@@ -954,6 +1050,8 @@ def main():
     # The kind names the case folders (case_folder).
     if a.gpx:
         kind, check = "gpx", lambda s: gpx_seed(s, binary, keep)
+    elif a.stream:
+        kind, check = "stream", lambda s: stream_seed(s, binary, keep)
     elif a.state:
         kind, check = "state", lambda s: state_seed(s, binary, keep)
     elif a.big:
