@@ -865,6 +865,13 @@ def state_seed(seed, binary, keep):
             if b < k - 1 and r.random() < 0.04:
                 b = r.randint(b + 1, k - 1)  # moved later: late if an earlier batch has a later fix
         batches[b].append((line, fx))
+    # A batch of lines none of which is accepted is an error (exit 65, docs/cli.md; issue 10), so
+    # such a batch's lines join a batch with accepted lines.
+    useful = [b for b in range(k) if any(fx for _, fx in batches[b])]
+    for b in range(k):
+        if batches[b] and b not in useful and useful:
+            batches[useful[-1]] += batches[b]
+            batches[b] = []
     # The whole history is the batches in run order; a fix is late when an earlier batch holds an
     # accepted fix of its user at a later time (Tend_u of the state, which only grows).
     whole, late, tend = [], set(), {}
