@@ -303,7 +303,8 @@ public struct StatefulDriver {
 
     /// The `--field` mapping (already checked by the reading).
     private func fieldMapping() throws -> HistoryFields {
-        var fields = HistoryFields()
+        // On top of --history-format and --ts-format, as the batch was read.
+        var fields = history.baseFields
         for (name, source) in history.fieldMap.sorted(by: { $0.key < $1.key }) {
             do { try fields.apply("\(name)=\(source)") } catch { throw RunError.usage("--field \(name)=\(source): \(error)") }
         }
