@@ -18,11 +18,13 @@ public enum BatchHash {
 
     /// `v2:` and 32 hex digits (version 2, see the type).
     /// - Throws: `RunError.noInput` naming a file that cannot be read.
-    /// - Complexity: O(bytes), at memory speed. A regular file is mapped, not copied: a batch's
-    ///   file was just read by the run, so its pages are in memory.
+    /// - Complexity: O(bytes), at memory speed: each file is read in 1 MiB pieces into one
+    ///   buffer (a batch's file was just read by the run, so its pages are in memory). Files are
+    ///   not mapped: a file cut short by another program while mapped would stop the run with
+    ///   SIGBUS, where a read only sees fewer bytes.
     public static func of(paths: [String]) throws -> String {
         var h = start
-        try eachFile(paths, mapped: { add($0, to: &h) }, read: { try Lanes.readAll($0, path: $1, into: &h) })
+        try eachFile(paths) { try Lanes.readAll($0, path: $1, into: &h) }
         return text(h)
     }
 
@@ -56,23 +58,14 @@ public enum BatchHash {
         h = lanes.end(tail: UnsafeRawBufferPointer(rebasing: bytes[whole...]), total: UInt64(bytes.count))
     }
 
-    /// Calls `mapped` with each regular, non-empty file's bytes, mapped, and `read` with the
-    /// open descriptor of any other file.
-    private static func eachFile(_ paths: [String], mapped: (UnsafeRawBufferPointer) -> Void,
-                                 read: (Int32, String) throws -> Void) throws {
+    /// Calls `read` with the open descriptor of each file, in order.
+    private static func eachFile(_ paths: [String], read: (Int32, String) throws -> Void) throws {
         for path in paths {
             let fd = open(path, O_RDONLY)
             guard fd >= 0 else { throw RunError.noInput("\(path): \(String(cString: strerror(errno)))") }
             defer { close(fd) }
-            var st = stat()
-            if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0,
-               let map = mmap(nil, Int(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0), map != MAP_FAILED {
-                defer { munmap(map, Int(st.st_size)) }
-                _ = madvise(map, Int(st.st_size), MADV_SEQUENTIAL)
-                mapped(UnsafeRawBufferPointer(start: map, count: Int(st.st_size)))
-            } else {
-                try read(fd, path)
-            }
+            _ = posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL)
+            try read(fd, path)
         }
     }
 
@@ -157,8 +150,7 @@ public enum BatchHash {
             return x ^ (x >> 33)
         }
 
-        /// A file that cannot be mapped (empty, or not a regular file), read in pieces: the
-        /// same hash as of its bytes mapped.
+        /// A file read in pieces: the same hash as `add` of its bytes held whole.
         static func readAll(_ fd: Int32, path: String, into h: inout (UInt64, UInt64)) throws {
             var lanes = Lanes(seed: h)
             var tail: [UInt8] = []
@@ -175,19 +167,27 @@ public enum BatchHash {
     // MARK: - Version 1
 
     /// The version 1 hash of `paths` (32 hex digits): two serial 64-bit multiply-xorshift
-    /// chains over 8-byte words (each file's tail zero-padded to a whole word, a file that
-    /// cannot be mapped padded per 1 MiB piece read), then the file's length.
+    /// chains over 8-byte words (each file's tail zero-padded to a whole word), then the file's
+    /// length. Read in pieces, a partial word is kept for the next piece, so the hash is that of
+    /// the bytes held whole (`Version1.add`), as the builds before version 2 computed it of a
+    /// mapped file.
     static func version1(paths: [String]) throws -> String {
         var h = start
-        try eachFile(paths, mapped: { Version1.add($0, to: &h) }, read: { fd, path in
-            let total = try readPieces(fd, path: path, keep: 0) { buffer, n in
-                let words = (n + 7) / 8
-                memset(buffer + n, 0, words * 8 - n)
-                Version1.mix(&h, UnsafeRawBufferPointer(start: buffer, count: words * 8))
-                return 0
+        try eachFile(paths) { fd, path in
+            var tail: [UInt8] = []
+            let total = try readPieces(fd, path: path, keep: 8) { buffer, have in
+                let whole = have & ~7
+                Version1.mix(&h, UnsafeRawBufferPointer(start: buffer, count: whole))
+                tail = Array(UnsafeRawBufferPointer(start: buffer + whole, count: have - whole))
+                return have - whole
+            }
+            if !tail.isEmpty {
+                var word: UInt64 = 0
+                withUnsafeMutableBytes(of: &word) { w in tail.withUnsafeBytes { w.copyMemory(from: $0) } }
+                withUnsafeBytes(of: word) { Version1.mix(&h, $0) }
             }
             Version1.end(&h, total: total)
-        })
+        }
         return CampaignFingerprint.hex(h.0) + CampaignFingerprint.hex(h.1)
     }
 
