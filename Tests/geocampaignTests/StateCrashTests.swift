@@ -76,8 +76,16 @@ final class StateCrashTests: XCTestCase {
                     p.standardOutput = FileHandle.nullDevice
                     p.standardError = FileHandle.nullDevice
                     try p.run()
-                    usleep(UInt32(Double.random(in: 0...0.9, using: &rng) * seconds[k - 1] * 1e6))
-                    if p.isRunning { killedMidway += 1 }
+                    // Within the first half of the fastest run seen: a run may be faster than the
+                    // minute its estimate was taken in (the load of a shared machine falls).
+                    usleep(UInt32(Double.random(in: 0...0.5, using: &rng) * seconds[k - 1] * 1e6))
+                    if p.isRunning {
+                        killedMidway += 1
+                    } else {
+                        // Too late: the run had ended (the rerun below is then a repeat). The
+                        // next kills of this batch come sooner.
+                        seconds[k - 1] /= 2
+                    }
                     kill(p.processIdentifier, SIGKILL)
                     p.waitUntilExit()
                 }
@@ -92,6 +100,6 @@ final class StateCrashTests: XCTestCase {
                 XCTAssertEqual(try digest(state), reference[k - 1], "trial \(trial) run \(k): state")
             }
         }
-        XCTAssertGreaterThan(killedMidway, kills / 3, "most kills land while the run is going")
+        XCTAssertGreaterThanOrEqual(killedMidway * 2, kills, "most kills land while the run is going")
     }
 }
