@@ -49,7 +49,7 @@ build: deps
 
 # Release builds link the Swift runtime and Foundation statically (as `make dist` does): an empty
 # run costs about half the CPU and page faults of the dynamically linked binary, which first
-# resolves some twenty shared libraries (docs/performance.md, "Region loading, fourth pass").
+# resolves some twenty shared libraries (docs/performance-log.md, "Region loading, fourth pass").
 # Every release build here passes the same flag, so they share one build.
 RELEASE_FLAGS ?= --static-swift-stdlib
 
