@@ -105,7 +105,7 @@ public final class HistoryBuilder {
         stats.files += 1
         if regular && path != "-" && threads > 1 && size >= parallelMinBytes {
             closeTail()
-            _ = try readParallel(fd: fd, path: path, size: size, parts: threads, meter: meter, csvHeader: nil)
+            _ = try readParallel(fd: fd, path: path, size: size, parts: parts(size: size), meter: meter, csvHeader: nil)
         } else {
             let chunk = sequentialChunk(expectedFixes: size / HistoryBuilder.minLineBytes)
             defer { absorbStats(chunk) }
@@ -134,7 +134,7 @@ public final class HistoryBuilder {
         if regular && path != "-" && threads > 1 && size >= parallelMinBytes,
            let header = try CSVHeaderScan.first(fd: fd, path: path, size: size) {
             closeTail()
-            if try readParallel(fd: fd, path: path, size: size, parts: threads, meter: meter, csvHeader: header) {
+            if try readParallel(fd: fd, path: path, size: size, parts: parts(size: size), meter: meter, csvHeader: header) {
                 return
             }
             meter.rewind()
@@ -156,6 +156,22 @@ public final class HistoryBuilder {
 
     /// A lower bound of the length of a line holding a fix, to reserve (untouched) capacity.
     static let minLineBytes = 32
+
+    /// The bytes of a part of a file read on several threads, about: parts are taken by the
+    /// threads one after another as each finishes the one before.
+    var partBytes = 16 << 20
+    /// At most this many parts per thread.
+    static let partsPerThread = 8
+
+    /// Into how many parts a file of `size` bytes is cut for `threads` threads: one per
+    /// `partBytes`, at least one and at most `partsPerThread` per thread. Parts are taken in
+    /// file order by whichever thread is free, so a thread that shares its core (with the
+    /// campaigns' loading, or another process) takes fewer: with one part per thread, the
+    /// thread beside the campaigns' loading ended L's reading 0.35 s after the other, which
+    /// then waited on an idle core (docs/perf-s10-lthru.md).
+    func parts(size: Int) -> Int {
+        max(threads, min(threads * HistoryBuilder.partsPerThread, size / max(1, partBytes)))
+    }
 
     /// Adds what `chunk` read.
     private func keep(_ chunk: HistoryChunk, map: [Int32]?) {
@@ -186,7 +202,8 @@ public final class HistoryBuilder {
         segments.append(Segment(fixes: t.fixes, owners: t.owners, counts: t.counts, map: nil))
     }
 
-    /// Reads the regular file open as `fd` in `parts` parts at once, then merges them in file
+    /// Reads the regular file open as `fd` in `parts` parts on `threads` threads, each thread
+    /// taking the next part in file order when it is done with one, then merges them in file
     /// order. With `csvHeader` (the header row and the offset after it) the file is CSV: the
     /// parts after the first start with that header.
     /// - Returns: false, with nothing kept, when a CSV part ends mid-row (a quoted cell spans
@@ -209,27 +226,44 @@ public final class HistoryBuilder {
         // Part k (k < parts - 1) ended mid-row (its last line end was inside quotes): flagged at k.
         let cut = FailureBox(count: parts)
         struct Cut: Error {}
-        DispatchQueue.concurrentPerform(iterations: parts) { k in
-            let chunk = chunks[k]
-            do {
-                let reader = try BlockLineReader(fd: fd, path: path, range: bounds[k]..<bounds[k + 1], quoted: isCSV)
-                meter.watch(reader)
-                reader.onTooLong = { lineNo, p, kept, length in
-                    try chunk.handleTooLong(path, lineNo, p, kept, length, csv: isCSV, nil)
+        let claims = ChunkClaims(count: parts)
+        DispatchQueue.concurrentPerform(iterations: min(threads, parts)) { _ in
+            // One reader (and read buffer) per thread, for every part it takes.
+            var reader: BlockLineReader?
+            while let k = claims.next() {
+                let chunk = chunks[k]
+                do {
+                    let range = bounds[k]..<bounds[k + 1]
+                    let partReader: BlockLineReader
+                    if let reader {
+                        try reader.restart(range: range)
+                        partReader = reader
+                    } else {
+                        partReader = try BlockLineReader(fd: fd, path: path, range: range, quoted: isCSV)
+                        meter.watch(partReader)
+                        reader = partReader
+                    }
+                    partReader.onTooLong = { lineNo, p, kept, length in
+                        try chunk.handleTooLong(path, lineNo, p, kept, length, csv: isCSV, nil)
+                    }
+                    if let header = csvHeader {
+                        if k > 0 { header.bytes.withUnsafeBufferPointer { b in
+                            if let base = b.baseAddress { _ = chunk.csv.setHeader(base, b.count) }
+                        } }
+                        try partReader.forEachLine { lineNo, p, n in try chunk.handleCSV(path, lineNo, p, n, nil) }
+                        chunk.lines = partReader.lines
+                        chunk.stats.linesRead += partReader.lines
+                        if partReader.endedMidRow && k < parts - 1 { cut.set(k, Cut()) }
+                    } else {
+                        try partReader.forEachLine { lineNo, p, n in try chunk.handle(path, lineNo, p, n, nil) }
+                    }
+                    // The last huge page of each column is mostly unwritten: with many parts
+                    // those halves added up (L: about 35 MB at the peak).
+                    chunk.fixes.releaseUnused()
+                    chunk.owners.releaseUnused()
+                } catch {
+                    failures.set(k, error)
                 }
-                if let header = csvHeader {
-                    if k > 0 { header.bytes.withUnsafeBufferPointer { b in
-                        if let base = b.baseAddress { _ = chunk.csv.setHeader(base, b.count) }
-                    } }
-                    try reader.forEachLine { lineNo, p, n in try chunk.handleCSV(path, lineNo, p, n, nil) }
-                    chunk.lines = reader.lines
-                    chunk.stats.linesRead += reader.lines
-                    if reader.endedMidRow && k < parts - 1 { cut.set(k, Cut()) }
-                } else {
-                    try reader.forEachLine { lineNo, p, n in try chunk.handle(path, lineNo, p, n, nil) }
-                }
-            } catch {
-                failures.set(k, error)
             }
         }
         if let e = failures.first { throw e }
