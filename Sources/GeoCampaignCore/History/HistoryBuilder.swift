@@ -39,12 +39,12 @@ public final class HistoryBuilder {
     /// Counters so far.
     @exclusivity(unchecked) public private(set) var stats = HistoryStats()
 
-    /// What one file (or one part of a file) contributed: its kept fixes in input order, the user
-    /// number of each, the count per user number, and (when its users were interned apart) the
-    /// builder's user number of each of its own.
+    /// What one file (or one part of a file) contributed: its kept fixes in input order, whose
+    /// they are (runs of one user's fixes), the count per user number, and (when its users were
+    /// interned apart) the builder's user number of each of its own.
     struct Segment {
         var fixes: MappedColumn<Fix>
-        var owners: MappedColumn<Int32>
+        var runs: MappedColumn<HistoryChunk.Run>
         var counts: [Int]
         var map: [Int32]?
     }
@@ -176,7 +176,7 @@ public final class HistoryBuilder {
     /// Adds what `chunk` read.
     private func keep(_ chunk: HistoryChunk, map: [Int32]?) {
         stats.add(chunk.stats)
-        segments.append(Segment(fixes: chunk.fixes, owners: chunk.owners, counts: chunk.counts, map: map))
+        segments.append(Segment(fixes: chunk.fixes, runs: chunk.runs, counts: chunk.counts, map: map))
     }
 
     /// The chunk that files read on this thread append to (one for consecutive such files, so
@@ -199,7 +199,7 @@ public final class HistoryBuilder {
     private func closeTail() {
         guard let t = tail else { return }
         tail = nil
-        segments.append(Segment(fixes: t.fixes, owners: t.owners, counts: t.counts, map: nil))
+        segments.append(Segment(fixes: t.fixes, runs: t.runs, counts: t.counts, map: nil))
     }
 
     /// Reads the regular file open as `fd` in `parts` parts on `threads` threads, each thread
@@ -260,7 +260,7 @@ public final class HistoryBuilder {
                     // The last huge page of each column is mostly unwritten: with many parts
                     // those halves added up (L: about 35 MB at the peak).
                     chunk.fixes.releaseUnused()
-                    chunk.owners.releaseUnused()
+                    chunk.runs.releaseUnused()
                 } catch {
                     failures.set(k, error)
                 }
@@ -475,30 +475,29 @@ public final class HistoryBuilder {
         // The stretches of the users found in several parts, in input order.
         var pieces: [Int: [Place]] = [:]
         for (s, seg) in segments.enumerated() {
-            let own = seg.owners.base, n = seg.fixes.count
+            let runs = seg.runs.base, n = seg.runs.count
             let ok = seg.counts.withUnsafeBufferPointer { counts -> Bool in
+                // Consecutive runs are of different users (a run is cut only past Int32.max fixes).
                 var k = 0
-                while k < n {
-                    let local = own[k]
-                    var e = k + 1
-                    while e < n && own[e] == local { e += 1 }
-                    if e - k != counts[Int(local)] { return false }
+                for r in 0..<n {
+                    let local = runs[r].user, c = Int(runs[r].count)
+                    if c != counts[Int(local)] { return false }
                     let u = seg.map.map { Int($0[Int(local)]) } ?? Int(local)
-                    let here = Place(column: s, start: k, count: e - k)
+                    let here = Place(column: s, start: k, count: c)
                     if places[u].column < 0 {
                         places[u] = here
                     } else {
                         if pieces[u] == nil { pieces[u] = [places[u]] }
                         pieces[u]?.append(here)
                     }
-                    k = e
+                    k += c
                 }
                 return true
             }
             if !ok { return nil }
         }
         var columns = segments.map(\.fixes)
-        for seg in segments { seg.owners.releaseAll() }
+        for seg in segments { seg.runs.releaseAll() }
         if !pieces.isEmpty {
             let spill = MappedColumn<Fix>(zeroed: pieces.keys.reduce(0) { $0 + total[$1] })
             var at = 0
@@ -517,27 +516,27 @@ public final class HistoryBuilder {
     /// Copies the fixes of `seg` to their user's next place in `out` (`filled[u]`), handing
     /// back the part's memory as it goes.
     private static func scatter(_ seg: Segment, into out: UnsafeMutablePointer<Fix>, filled: inout [Int]) {
-        let src = seg.fixes.base, own = seg.owners.base, count = seg.fixes.count
+        let src = seg.fixes.base, runs = seg.runs.base, runCount = seg.runs.count
         let step = 1 << 16
         let identity: [Int32] = seg.map == nil ? Array(0..<Int32(seg.counts.count)) : []
         filled.withUnsafeMutableBufferPointer { fill in
             (seg.map ?? identity).withUnsafeBufferPointer { m in
-                var k = 0
-                while k < count {
-                    let stop = min(count, k + step)
-                    while k < stop {
-                        let u = Int(m[Int(own[k])])
-                        (out + fill[u]).initialize(to: src[k])
-                        fill[u] += 1
-                        k += 1
+                var k = 0, released = 0
+                for r in 0..<runCount {
+                    let u = Int(m[Int(runs[r].user)]), c = Int(runs[r].count)
+                    (out + fill[u]).initialize(from: src + k, count: c)
+                    fill[u] += c
+                    k += c
+                    if k - released >= step {
+                        seg.fixes.release(below: k)
+                        seg.runs.release(below: r)
+                        released = k
                     }
-                    seg.fixes.release(below: k)
-                    seg.owners.release(below: k)
                 }
             }
         }
         seg.fixes.releaseAll()
-        seg.owners.releaseAll()
+        seg.runs.releaseAll()
     }
 
     /// Parses an RFC 3339 instant with offset (for `--until` and `--start`); see `RFC3339.parse`.
