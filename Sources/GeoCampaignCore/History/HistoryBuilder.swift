@@ -105,7 +105,7 @@ public final class HistoryBuilder {
         stats.files += 1
         if regular && path != "-" && threads > 1 && size >= parallelMinBytes {
             closeTail()
-            _ = try readParallel(fd: fd, path: path, size: size, parts: parts(size: size), meter: meter, csvHeader: nil)
+            _ = try readParallel(fd: fd, path: path, size: size, ends: partEnds(size: size), meter: meter, csvHeader: nil)
         } else {
             let chunk = sequentialChunk(expectedFixes: size / HistoryBuilder.minLineBytes)
             defer { absorbStats(chunk) }
@@ -134,7 +134,7 @@ public final class HistoryBuilder {
         if regular && path != "-" && threads > 1 && size >= parallelMinBytes,
            let header = try CSVHeaderScan.first(fd: fd, path: path, size: size) {
             closeTail()
-            if try readParallel(fd: fd, path: path, size: size, parts: parts(size: size), meter: meter, csvHeader: header) {
+            if try readParallel(fd: fd, path: path, size: size, ends: partEnds(size: size), meter: meter, csvHeader: header) {
                 return
             }
             meter.rewind()
@@ -157,20 +157,30 @@ public final class HistoryBuilder {
     /// A lower bound of the length of a line holding a fix, to reserve (untouched) capacity.
     static let minLineBytes = 32
 
-    /// The bytes of a part of a file read on several threads, about: parts are taken by the
-    /// threads one after another as each finishes the one before.
-    var partBytes = 16 << 20
+    /// The smallest part of a file read on several threads (the last parts are about this size).
+    var partBytes = 4 << 20
     /// At most this many parts per thread.
-    static let partsPerThread = 8
+    static let partsPerThread = 16
 
-    /// Into how many parts a file of `size` bytes is cut for `threads` threads: one per
-    /// `partBytes`, at least one and at most `partsPerThread` per thread. Parts are taken in
-    /// file order by whichever thread is free, so a thread that shares its core (with the
-    /// campaigns' loading, or another process) takes fewer: with one part per thread, the
-    /// thread beside the campaigns' loading ended L's reading 0.35 s after the other, which
-    /// then waited on an idle core (docs/perf-s10-lthru.md).
-    func parts(size: Int) -> Int {
-        max(threads, min(threads * HistoryBuilder.partsPerThread, size / max(1, partBytes)))
+    /// Where the parts of a file of `size` bytes read on `threads` threads should end (before
+    /// each end is moved to the next line start), the last end excluded. The threads take the
+    /// parts in file order, whichever is free, so a thread that shares its core (with the
+    /// campaigns' loading, or another process) takes fewer: with one part per thread, the thread
+    /// beside the campaigns' loading ended L's reading 0.35 s after the other, which then waited
+    /// on an idle core (docs/perf-s10-lthru.md). Each part is a share of what is left, half of it
+    /// divided among the threads (guided scheduling), at least `partBytes` (and at most the
+    /// file over the threads, so that a small file still has a part per thread): the first parts
+    /// are large, the last ones small, so that the threads run out of work together.
+    func partEnds(size: Int) -> [Int] {
+        let smallest = max(1, min(partBytes, size / threads))
+        var ends: [Int] = []
+        var at = 0
+        while ends.count < threads * HistoryBuilder.partsPerThread - 1 {
+            at += max(smallest, (size - at) / (2 * threads))
+            if at >= size { break }
+            ends.append(at)
+        }
+        return ends
     }
 
     /// Adds what `chunk` read.
@@ -202,20 +212,22 @@ public final class HistoryBuilder {
         segments.append(Segment(fixes: t.fixes, runs: t.runs, counts: t.counts, map: nil))
     }
 
-    /// Reads the regular file open as `fd` in `parts` parts on `threads` threads, each thread
-    /// taking the next part in file order when it is done with one, then merges them in file
-    /// order. With `csvHeader` (the header row and the offset after it) the file is CSV: the
-    /// parts after the first start with that header.
+    /// Reads the regular file open as `fd` in parts on `threads` threads, each thread taking the
+    /// next part in file order when it is done with one, then merges them in file order. The
+    /// parts end at the line starts at or after `ends` (`partEnds(size:)`), and at `size`. With
+    /// `csvHeader` (the header row and the offset after it) the file is CSV: the parts after the
+    /// first start with that header.
     /// - Returns: false, with nothing kept, when a CSV part ends mid-row (a quoted cell spans
     ///   the boundary): the caller reads the file again on one thread.
-    private func readParallel(fd: Int32, path: String, size: Int, parts: Int, meter: ProgressMeter,
+    private func readParallel(fd: Int32, path: String, size: Int, ends: [Int], meter: ProgressMeter,
                               csvHeader: CSVHeaderScan?) throws -> Bool {
         var bounds = [0]
-        for k in 1..<parts {
-            let at = max(size / parts * k, bounds[k - 1], csvHeader?.end ?? 0)
+        for end in ends {
+            let at = max(end, bounds[bounds.count - 1], csvHeader?.end ?? 0)
             bounds.append(try HistoryBuilder.lineStart(fd: fd, path: path, atOrAfter: at, size: size))
         }
         bounds.append(size)
+        let parts = bounds.count - 1
         let collect = onReject != nil
         let chunks = (0..<parts).map { k in
             HistoryChunk(fields: fields, until: until, collectRejects: collect,
