@@ -34,6 +34,26 @@ struct CircleClassifier: Sendable {
         return exactClass(hLat: hLat, hLon: hLon, cosLat: fCos)
     }
 
+    /// `classify(latRad:lonRad:cosLat:)` when the fix's latitude cosine is known only to lie in
+    /// `cosLow ... cosHigh` (`LatitudeCosine`): the class it gives when the bounds decide it, else
+    /// nil (then classify with the exact cosine). The same class: each step of the bounds'
+    /// computation is monotone in the cosine (the centre's cosine is not negative, `hLon` enters
+    /// squared, and rounding is monotone), so the values computed from `cosLow` and `cosHigh`
+    /// bracket those computed from any cosine between them, and a test both brackets pass is
+    /// passed by the exact one, whose earlier tests fail (`lower <= upper`, `inBelow <= outAbove`).
+    @inline(__always) func classify(latRad fLat: Double, lonRad fLon: Double, cosLow: Double, cosHigh: Double) -> FixClass? {
+        let hLat = (fLat - latRad) * 0.5
+        let hLon = (fLon - lonRad) * 0.5
+        let m = max(abs(hLat), abs(hLon))
+        guard m <= CircleClassifier.approximateBelow else { return nil }
+        let upper = (hLat * hLat + cosLat * cosHigh * hLon * hLon) * (1 + CircleClassifier.slack)
+        let lower = (hLat * hLat + cosLat * cosLow * hLon * hLon) * (1 - m * m / 3 - CircleClassifier.slack)
+        if upper < inBelow { return .inside }
+        if lower > outAbove { return .outside }
+        if lower > inBelow && upper < outAbove { return .band }
+        return nil
+    }
+
     /// The class from the haversine term itself, with the half-differences of latitude and
     /// longitude in radians: IN when the term is at most `inBelow`, OUT when at least
     /// `outAbove`, else BAND.

@@ -81,6 +81,17 @@ struct CompiledRegions: Sendable {
         let vertices: UnsafeBufferPointer<RegionGeometry.Vertex>
         let chunks: UnsafeBufferPointer<RegionGeometry.EdgeChunk>
 
+        /// The class of a fix for region `r` when the region is a circle whose bounds decide it
+        /// from bounds of the fix's latitude cosine (`CircleClassifier.classify(latRad:lonRad:cosLow:cosHigh:)`),
+        /// else nil: then `classify(_:latDeg:lonDeg:latRad:lonRad:cosLat:)` with the exact
+        /// cosine, which gives the same class whenever this one gives one.
+        /// - Complexity: O(1).
+        @inline(__always)
+        func classify(_ r: Int, latRad: Double, lonRad: Double, cosLow: Double, cosHigh: Double) -> FixClass? {
+            guard records[r].method == .circleTerm else { return nil }
+            return records[r].circle.classify(latRad: latRad, lonRad: lonRad, cosLow: cosLow, cosHigh: cosHigh)
+        }
+
         /// The class of a fix for region `r` (semantics.md 2.1): the same class as
         /// `FixClass(depthM: depth, hysteresisM: h)` with the depth snapped to the boundary tolerance.
         /// - Complexity: O(1) for circles, O(chunks + nearby edges) for polygons.

@@ -212,6 +212,8 @@ struct CrossingCore: Sendable {
         }
         var stamp = 0
         var nearStart = 0
+        // Bounds of each fix's latitude cosine, so that most fixes never compute it.
+        var latitudeCosine = LatitudeCosine()
         for i in 0..<fixes.count {
             let fix = fixes[i]
             let nearEnd = Int(ends[i])
@@ -239,14 +241,10 @@ struct CrossingCore: Sendable {
             let useSlots = existing > TrackSlots.linearLimit
             if useSlots { slots.sync(tracks, existing) }
             var finished = false
-            // The fix in radians, computed for the first region that needs a class.
-            var radians = false
-            var latRad = 0.0, lonRad = 0.0, cosLat = 0.0
+            var angles = FixAngles()
             for n in nearStart..<nearEnd {
                 let r32 = near[n]
                 let r = Int(r32)
-                let confirm = records[r].confirmMs
-                if groupCount > 1 && !state[Int(records[r].group)].usedNow { continue }
                 var k = 0
                 if useSlots {
                     k = slots.find(r32) ?? existing
@@ -254,18 +252,20 @@ struct CrossingCore: Sendable {
                     while k < existing && tracks[k].region != r32 { k += 1 }
                 }
                 // Without a track only IN matters, and it cannot be outside the region's box.
+                // (Tested before the record is read: a candidate that ends here costs no read of it.)
                 if k == existing && !insideBoxes[r].mayContain(lat: fix.lat, lon: fix.lon) { continue }
+                if groupCount > 1 && !state[Int(records[r].group)].usedNow { continue }
+                let confirm = records[r].confirmMs
                 let c: FixClass
                 if let decided = cells.classify(r, latDeg: fix.lat, lonDeg: fix.lon) {
                     c = decided
                 } else {
-                    if !radians {
-                        radians = true
-                        latRad = Earth.radians(fix.lat)
-                        lonRad = Earth.radians(fix.lon)
-                        cosLat = cos(latRad)
+                    angles.radians(fix, &latitudeCosine)
+                    if let bounded = regions.classify(r, latRad: angles.latRad, lonRad: angles.lonRad, cosLow: angles.cosLow, cosHigh: angles.cosHigh) {
+                        c = bounded
+                    } else {
+                        c = regions.classify(r, latDeg: fix.lat, lonDeg: fix.lon, latRad: angles.latRad, lonRad: angles.lonRad, cosLat: angles.cosine())
                     }
-                    c = regions.classify(r, latDeg: fix.lat, lonDeg: fix.lon, latRad: latRad, lonRad: lonRad, cosLat: cosLat)
                 }
                 if k < existing {
                     tracks[k].stamp = stamp

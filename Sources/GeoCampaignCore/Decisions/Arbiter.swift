@@ -125,7 +125,15 @@ public struct Arbiter: Sendable {
         run(userId: userId, triggers: triggers, explain: true, prior: prior)
     }
 
-    func run(userId: String, triggers: [Trigger], explain: Bool, prior: [Seed] = []) -> [ExplainedDecision] {
+    /// As `explainDecisions(userId:triggers:prior:)` with each decision's reason but not its
+    /// reason in words (`why` is empty): what `evaluate --include-suppressed` writes, without
+    /// composing sentences it does not print.
+    func reasons(userId: String, triggers: [Trigger], prior: [Seed]) -> [ExplainedDecision] {
+        run(userId: userId, triggers: triggers, explain: true, prior: prior, words: false)
+    }
+
+    /// Arbitration; with `explain`, each decision's reason, and with `words` too, the reason in words.
+    func run(userId: String, triggers: [Trigger], explain: Bool, prior: [Seed] = [], words: Bool = true) -> [ExplainedDecision] {
         // Delivered and held-out times per capped offer (by its slot), few per user; with
         // `explain`, the decisions themselves beside the times, to name them in reasons. Decisions
         // of earlier runs (`prior`, a stateful run) count by their times, and are named as this
@@ -169,8 +177,10 @@ public struct Arbiter: Sendable {
             if let cap, capCount >= cap.count {
                 status = .capped
                 if explain {
-                    why = "cap of \(offer?.id ?? "?") reached: \(capCount) delivered or held out "
-                        + Self.windowText(cap.perMs) + " (cap \(Self.capText(cap)))"
+                    if words {
+                        why = "cap of \(offer?.id ?? "?") reached: \(capCount) delivered or held out "
+                            + Self.windowText(cap.perMs) + " (cap \(Self.capText(cap)))"
+                    }
                     reason = .capped(cap: cap, by: history.map { Array(capHistory[$0].decisions.suffix(capCount)) } ?? [])
                 }
             } else if isHeldOut(campaign: trigger.campaign, userId: userId, cache: &heldOut) {
@@ -178,13 +188,13 @@ public struct Arbiter: Sendable {
                 if explain {
                     let c = campaigns.campaigns[trigger.campaign]
                     let bucket = Holdout.bucket(campaignId: c.id, userId: userId)
-                    why = "user is in the \(Self.percentText(c.holdoutPercent))% holdout of \(c.id) (bucket \(bucket) of 10000)"
+                    if words { why = "user is in the \(Self.percentText(c.holdoutPercent))% holdout of \(c.id) (bucket \(bucket) of 10000)" }
                     reason = .heldOut(percent: c.holdoutPercent, bucket: bucket)
                 }
             } else if let last = lastDelivered, last.time == t {
                 status = .lowerPriority
                 if explain {
-                    why = "\(name(of: last)) was delivered at the same instant"
+                    if words { why = "\(name(of: last)) was delivered at the same instant" }
                     reason = .lowerPriority(by: PriorDecision(trigger: last, status: .delivered))
                 }
             } else if let limit = campaigns.settings.perUserLimit,
@@ -192,12 +202,12 @@ public struct Arbiter: Sendable {
                 status = .limited
                 if explain {
                     let n = Self.count(deliveredTimes, within: limit.perMs, at: t)
-                    why = "per-user limit reached: \(n) \(n == 1 ? "delivery" : "deliveries") " + Self.windowText(limit.perMs) + " (limit \(Self.capText(limit)))"
+                    if words { why = "per-user limit reached: \(n) \(n == 1 ? "delivery" : "deliveries") " + Self.windowText(limit.perMs) + " (limit \(Self.capText(limit)))" }
                     reason = .limited(limit: limit, by: Array(delivered.suffix(n)))
                 }
             } else {
                 status = .delivered
-                if explain { why = "delivered: no cap, holdout, earlier delivery at this instant or limit stood in the way" }
+                if explain && words { why = "delivered: no cap, holdout, earlier delivery at this instant or limit stood in the way" }
             }
             if cap != nil && (status == .delivered || status == .heldOut) {
                 let prior = explain ? [PriorDecision(trigger: trigger, status: status)] : []

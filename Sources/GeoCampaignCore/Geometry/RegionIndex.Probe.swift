@@ -35,9 +35,19 @@ extension RegionIndex {
             guard let level = levels.baseAddress else { return -1 }
             let inv = level[l].invCell
             let vx = (lon + 180) * inv, vy = (lat + 90) * inv
-            let x = RegionIndex.cellIndex(lon + 180, inv)
-            let y = RegionIndex.cellIndex(lat + 90, inv)
-            let q = Int(CellBox.fraction(vy, y)) << 48 | Int(CellBox.fraction(vx, x)) << 40
+            let x: Int64, y: Int64, q: Int
+            if vx >= 0 && vx < 0x1p44 && vy >= 0 && vy < 0x1p44 {
+                // Every coordinate in range (v is at most 360 * 2^30): scaling by 256 is exact,
+                // so floor(256 v) = 256 floor(v) + floor(256 (v - floor(v))), where floor(v) is
+                // `cellIndex` and the second term `CellBox.fraction` (whose clamps do not apply
+                // for v - floor(v) in [0, 1), itself exact): one conversion per axis for both.
+                let wx = Probe.floor(vx * 256), wy = Probe.floor(vy * 256)
+                x = wx >> 8
+                y = wy >> 8
+                q = Int(wy & 255) << 48 | Int(wx & 255) << 40
+            } else {
+                (x, y, q) = Probe.cellAndFractions(lat: lat, lon: lon, inv: inv)
+            }
             let width = level[l].width
             if width > 0 {
                 let dx = x &- level[l].x0, dy = y &- level[l].y0
@@ -53,6 +63,26 @@ extension RegionIndex {
                 base = tileBase(tile, level[l])
             }
             return base < 0 ? -1 : (base + CellTable.offsetInTile(x, y)) | q
+        }
+
+        /// `floor(t)` for `0 <= t < 2^52`, without the range checks of a conversion: `t + 2^52`
+        /// is `t` rounded to an integer (the doubles from 2^52 to 2^53 are the integers), whose
+        /// bits less those of 2^52 are that integer; one less when it rounded up.
+        @inline(__always) static func floor(_ t: Double) -> Int64 {
+            let rounded = Int64(bitPattern: (t + 0x1p52).bitPattern &- (0x1p52 as Double).bitPattern)
+            return Double(rounded) > t ? rounded &- 1 : rounded
+        }
+
+        /// The cell (x, y) of a level with `1 / cell size` `inv` that holds (lat, lon), and the
+        /// point's fractions of it packed as `cell(level:lat:lon:cache:)` packs them, by
+        /// `cellIndex` and `CellBox.fraction` themselves: for coordinates out of range, which that
+        /// function's one conversion per axis does not cover (out of line, so that the common
+        /// path stays small enough to be inlined).
+        @inline(never)
+        static func cellAndFractions(lat: Double, lon: Double, inv: Double) -> (Int64, Int64, Int) {
+            let x = RegionIndex.cellIndex(lon + 180, inv)
+            let y = RegionIndex.cellIndex(lat + 90, inv)
+            return (x, y, Int(CellBox.fraction((lat + 90) * inv, y)) << 48 | Int(CellBox.fraction((lon + 180) * inv, x)) << 40)
         }
 
         /// The items `start ..< end` listed in the cell of level `l` that holds (lat, lon) (an
@@ -133,9 +163,12 @@ extension RegionIndex.Probe {
             return
         }
         let lead = RegionIndex.Probe.lead, mask = RegionIndex.Probe.ringSize - 1
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: RegionIndex.Probe.ringSize * levelCount) { ring in
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * RegionIndex.Probe.ringSize * levelCount) { rings in
             // ring[(i & mask) * levelCount + l]: point i's cell on level l and its fractions of
-            // it (`cell(level:lat:lon:cache:)`), or -1.
+            // it (`cell(level:lat:lon:cache:)`), or -1; runs[...]: the cell's items, `start << 32 | end`
+            // (read `lead` points ahead, kept for the last stage).
+            let ring = UnsafeMutableBufferPointer(rebasing: rings[0..<(RegionIndex.Probe.ringSize * levelCount)])
+            let runs = UnsafeMutableBufferPointer(rebasing: rings[(RegionIndex.Probe.ringSize * levelCount)...])
             for i in -2 * lead..<count {
                 let ahead = i + 2 * lead
                 if ahead < count {
@@ -156,6 +189,7 @@ extension RegionIndex.Probe {
                     for l in 0..<levelCount where ring[base + l] >= 0 {
                         let c = Self.cellIndex(ring[base + l])
                         let s = Int(startBase[c]), e = Int(startBase[c + 1])
+                        runs[base + l] = s << 32 | e
                         if e > s {
                             // Every line of the run (a run of 8 items spans 1 or 2).
                             let last = UnsafeRawPointer(itemBase + e) - 1
@@ -172,8 +206,8 @@ extension RegionIndex.Probe {
                 let base = (i & mask) * levelCount
                 // A point skipped or not finite has -1 on every level.
                 for l in 0..<levelCount where ring[base + l] >= 0 {
-                    let c = Self.cellIndex(ring[base + l]), q = Self.fractions(ring[base + l])
-                    for k in Int(startBase[c])..<Int(startBase[c + 1]) where itemBase[k].box.mayContain(q) {
+                    let q = Self.fractions(ring[base + l]), run = runs[base + l]
+                    for k in (run >> 32)..<(run & 0xFFFF_FFFF) where itemBase[k].box.mayContain(q) {
                         result.append(itemBase[k].owner)
                     }
                 }

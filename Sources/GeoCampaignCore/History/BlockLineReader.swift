@@ -37,7 +37,7 @@ final class BlockLineReader {
     /// The next file offset to read with `pread`, or nil to `read` the descriptor sequentially.
     private var offset: Int?
     /// With a range: the offset where reading stops.
-    private let end: Int
+    private var end: Int
     /// Lines (rows) longer than this many bytes are too long.
     let limit: Int
     /// Whether a `\n` between double quotes continues the line (CSV rows).
@@ -86,6 +86,25 @@ final class BlockLineReader {
     }
 
     deinit { free(buf) }
+
+    /// Makes the reader read the bytes `range` of the same regular file next, as a reader made
+    /// for that range would (line numbers from 1, the BOM rule only at offset 0), keeping its
+    /// buffer: a thread that reads several parts of a file touches one buffer's pages, not one
+    /// buffer's per part.
+    /// - Throws: `HistoryError.readFailed` naming the path when a larger buffer cannot be allocated.
+    func restart(range: Range<Int>, blockSize: Int = BlockLineReader.blockSize) throws {
+        let wanted = max(16, min(blockSize, range.count + 16))
+        if cap < wanted {
+            let bigger = try BlockLineReader.allocate(wanted, path: path)
+            free(buf)
+            buf = bigger
+            cap = wanted
+        }
+        offset = range.lowerBound
+        end = range.upperBound
+        lines = 0
+        endedMidRow = false
+    }
 
     /// A buffer of `n` bytes, to be freed with `free`. One of 2 MiB or more is aligned to 2 MiB
     /// and may use huge pages: its first fill then costs a few page faults, not one per 4 KiB.

@@ -39,12 +39,12 @@ public final class HistoryBuilder {
     /// Counters so far.
     @exclusivity(unchecked) public private(set) var stats = HistoryStats()
 
-    /// What one file (or one part of a file) contributed: its kept fixes in input order, the user
-    /// number of each, the count per user number, and (when its users were interned apart) the
-    /// builder's user number of each of its own.
+    /// What one file (or one part of a file) contributed: its kept fixes in input order, whose
+    /// they are (runs of one user's fixes), the count per user number, and (when its users were
+    /// interned apart) the builder's user number of each of its own.
     struct Segment {
         var fixes: MappedColumn<Fix>
-        var owners: MappedColumn<Int32>
+        var runs: MappedColumn<HistoryChunk.Run>
         var counts: [Int]
         var map: [Int32]?
     }
@@ -105,7 +105,7 @@ public final class HistoryBuilder {
         stats.files += 1
         if regular && path != "-" && threads > 1 && size >= parallelMinBytes {
             closeTail()
-            _ = try readParallel(fd: fd, path: path, size: size, parts: threads, meter: meter, csvHeader: nil)
+            _ = try readParallel(fd: fd, path: path, size: size, ends: partEnds(size: size), meter: meter, csvHeader: nil)
         } else {
             let chunk = sequentialChunk(expectedFixes: size / HistoryBuilder.minLineBytes)
             defer { absorbStats(chunk) }
@@ -134,7 +134,7 @@ public final class HistoryBuilder {
         if regular && path != "-" && threads > 1 && size >= parallelMinBytes,
            let header = try CSVHeaderScan.first(fd: fd, path: path, size: size) {
             closeTail()
-            if try readParallel(fd: fd, path: path, size: size, parts: threads, meter: meter, csvHeader: header) {
+            if try readParallel(fd: fd, path: path, size: size, ends: partEnds(size: size), meter: meter, csvHeader: header) {
                 return
             }
             meter.rewind()
@@ -157,10 +157,36 @@ public final class HistoryBuilder {
     /// A lower bound of the length of a line holding a fix, to reserve (untouched) capacity.
     static let minLineBytes = 32
 
+    /// The smallest part of a file read on several threads (the last parts are about this size).
+    var partBytes = 4 << 20
+    /// At most this many parts per thread.
+    static let partsPerThread = 16
+
+    /// Where the parts of a file of `size` bytes read on `threads` threads should end (before
+    /// each end is moved to the next line start), the last end excluded. The threads take the
+    /// parts in file order, whichever is free, so a thread that shares its core (with the
+    /// campaigns' loading, or another process) takes fewer: with one part per thread, the thread
+    /// beside the campaigns' loading ended L's reading 0.35 s after the other, which then waited
+    /// on an idle core (docs/perf-s10-lthru.md). Each part is a share of what is left, half of it
+    /// divided among the threads (guided scheduling), at least `partBytes` (and at most the
+    /// file over the threads, so that a small file still has a part per thread): the first parts
+    /// are large, the last ones small, so that the threads run out of work together.
+    func partEnds(size: Int) -> [Int] {
+        let smallest = max(1, min(partBytes, size / threads))
+        var ends: [Int] = []
+        var at = 0
+        while ends.count < threads * HistoryBuilder.partsPerThread - 1 {
+            at += max(smallest, (size - at) / (2 * threads))
+            if at >= size { break }
+            ends.append(at)
+        }
+        return ends
+    }
+
     /// Adds what `chunk` read.
     private func keep(_ chunk: HistoryChunk, map: [Int32]?) {
         stats.add(chunk.stats)
-        segments.append(Segment(fixes: chunk.fixes, owners: chunk.owners, counts: chunk.counts, map: map))
+        segments.append(Segment(fixes: chunk.fixes, runs: chunk.runs, counts: chunk.counts, map: map))
     }
 
     /// The chunk that files read on this thread append to (one for consecutive such files, so
@@ -183,22 +209,25 @@ public final class HistoryBuilder {
     private func closeTail() {
         guard let t = tail else { return }
         tail = nil
-        segments.append(Segment(fixes: t.fixes, owners: t.owners, counts: t.counts, map: nil))
+        segments.append(Segment(fixes: t.fixes, runs: t.runs, counts: t.counts, map: nil))
     }
 
-    /// Reads the regular file open as `fd` in `parts` parts at once, then merges them in file
-    /// order. With `csvHeader` (the header row and the offset after it) the file is CSV: the
-    /// parts after the first start with that header.
+    /// Reads the regular file open as `fd` in parts on `threads` threads, each thread taking the
+    /// next part in file order when it is done with one, then merges them in file order. The
+    /// parts end at the line starts at or after `ends` (`partEnds(size:)`), and at `size`. With
+    /// `csvHeader` (the header row and the offset after it) the file is CSV: the parts after the
+    /// first start with that header.
     /// - Returns: false, with nothing kept, when a CSV part ends mid-row (a quoted cell spans
     ///   the boundary): the caller reads the file again on one thread.
-    private func readParallel(fd: Int32, path: String, size: Int, parts: Int, meter: ProgressMeter,
+    private func readParallel(fd: Int32, path: String, size: Int, ends: [Int], meter: ProgressMeter,
                               csvHeader: CSVHeaderScan?) throws -> Bool {
         var bounds = [0]
-        for k in 1..<parts {
-            let at = max(size / parts * k, bounds[k - 1], csvHeader?.end ?? 0)
+        for end in ends {
+            let at = max(end, bounds[bounds.count - 1], csvHeader?.end ?? 0)
             bounds.append(try HistoryBuilder.lineStart(fd: fd, path: path, atOrAfter: at, size: size))
         }
         bounds.append(size)
+        let parts = bounds.count - 1
         let collect = onReject != nil
         let chunks = (0..<parts).map { k in
             HistoryChunk(fields: fields, until: until, collectRejects: collect,
@@ -209,27 +238,44 @@ public final class HistoryBuilder {
         // Part k (k < parts - 1) ended mid-row (its last line end was inside quotes): flagged at k.
         let cut = FailureBox(count: parts)
         struct Cut: Error {}
-        DispatchQueue.concurrentPerform(iterations: parts) { k in
-            let chunk = chunks[k]
-            do {
-                let reader = try BlockLineReader(fd: fd, path: path, range: bounds[k]..<bounds[k + 1], quoted: isCSV)
-                meter.watch(reader)
-                reader.onTooLong = { lineNo, p, kept, length in
-                    try chunk.handleTooLong(path, lineNo, p, kept, length, csv: isCSV, nil)
+        let claims = ChunkClaims(count: parts)
+        DispatchQueue.concurrentPerform(iterations: min(threads, parts)) { _ in
+            // One reader (and read buffer) per thread, for every part it takes.
+            var reader: BlockLineReader?
+            while let k = claims.next() {
+                let chunk = chunks[k]
+                do {
+                    let range = bounds[k]..<bounds[k + 1]
+                    let partReader: BlockLineReader
+                    if let reader {
+                        try reader.restart(range: range)
+                        partReader = reader
+                    } else {
+                        partReader = try BlockLineReader(fd: fd, path: path, range: range, quoted: isCSV)
+                        meter.watch(partReader)
+                        reader = partReader
+                    }
+                    partReader.onTooLong = { lineNo, p, kept, length in
+                        try chunk.handleTooLong(path, lineNo, p, kept, length, csv: isCSV, nil)
+                    }
+                    if let header = csvHeader {
+                        if k > 0 { header.bytes.withUnsafeBufferPointer { b in
+                            if let base = b.baseAddress { _ = chunk.csv.setHeader(base, b.count) }
+                        } }
+                        try partReader.forEachLine { lineNo, p, n in try chunk.handleCSV(path, lineNo, p, n, nil) }
+                        chunk.lines = partReader.lines
+                        chunk.stats.linesRead += partReader.lines
+                        if partReader.endedMidRow && k < parts - 1 { cut.set(k, Cut()) }
+                    } else {
+                        try partReader.forEachLine { lineNo, p, n in try chunk.handle(path, lineNo, p, n, nil) }
+                    }
+                    // The last huge page of each column is mostly unwritten: with many parts
+                    // those halves added up (L: about 35 MB at the peak).
+                    chunk.fixes.releaseUnused()
+                    chunk.runs.releaseUnused()
+                } catch {
+                    failures.set(k, error)
                 }
-                if let header = csvHeader {
-                    if k > 0 { header.bytes.withUnsafeBufferPointer { b in
-                        if let base = b.baseAddress { _ = chunk.csv.setHeader(base, b.count) }
-                    } }
-                    try reader.forEachLine { lineNo, p, n in try chunk.handleCSV(path, lineNo, p, n, nil) }
-                    chunk.lines = reader.lines
-                    chunk.stats.linesRead += reader.lines
-                    if reader.endedMidRow && k < parts - 1 { cut.set(k, Cut()) }
-                } else {
-                    try reader.forEachLine { lineNo, p, n in try chunk.handle(path, lineNo, p, n, nil) }
-                }
-            } catch {
-                failures.set(k, error)
             }
         }
         if let e = failures.first { throw e }
@@ -441,30 +487,29 @@ public final class HistoryBuilder {
         // The stretches of the users found in several parts, in input order.
         var pieces: [Int: [Place]] = [:]
         for (s, seg) in segments.enumerated() {
-            let own = seg.owners.base, n = seg.fixes.count
+            let runs = seg.runs.base, n = seg.runs.count
             let ok = seg.counts.withUnsafeBufferPointer { counts -> Bool in
+                // Consecutive runs are of different users (a run is cut only past Int32.max fixes).
                 var k = 0
-                while k < n {
-                    let local = own[k]
-                    var e = k + 1
-                    while e < n && own[e] == local { e += 1 }
-                    if e - k != counts[Int(local)] { return false }
+                for r in 0..<n {
+                    let local = runs[r].user, c = Int(runs[r].count)
+                    if c != counts[Int(local)] { return false }
                     let u = seg.map.map { Int($0[Int(local)]) } ?? Int(local)
-                    let here = Place(column: s, start: k, count: e - k)
+                    let here = Place(column: s, start: k, count: c)
                     if places[u].column < 0 {
                         places[u] = here
                     } else {
                         if pieces[u] == nil { pieces[u] = [places[u]] }
                         pieces[u]?.append(here)
                     }
-                    k = e
+                    k += c
                 }
                 return true
             }
             if !ok { return nil }
         }
         var columns = segments.map(\.fixes)
-        for seg in segments { seg.owners.releaseAll() }
+        for seg in segments { seg.runs.releaseAll() }
         if !pieces.isEmpty {
             let spill = MappedColumn<Fix>(zeroed: pieces.keys.reduce(0) { $0 + total[$1] })
             var at = 0
@@ -483,27 +528,27 @@ public final class HistoryBuilder {
     /// Copies the fixes of `seg` to their user's next place in `out` (`filled[u]`), handing
     /// back the part's memory as it goes.
     private static func scatter(_ seg: Segment, into out: UnsafeMutablePointer<Fix>, filled: inout [Int]) {
-        let src = seg.fixes.base, own = seg.owners.base, count = seg.fixes.count
+        let src = seg.fixes.base, runs = seg.runs.base, runCount = seg.runs.count
         let step = 1 << 16
         let identity: [Int32] = seg.map == nil ? Array(0..<Int32(seg.counts.count)) : []
         filled.withUnsafeMutableBufferPointer { fill in
             (seg.map ?? identity).withUnsafeBufferPointer { m in
-                var k = 0
-                while k < count {
-                    let stop = min(count, k + step)
-                    while k < stop {
-                        let u = Int(m[Int(own[k])])
-                        (out + fill[u]).initialize(to: src[k])
-                        fill[u] += 1
-                        k += 1
+                var k = 0, released = 0
+                for r in 0..<runCount {
+                    let u = Int(m[Int(runs[r].user)]), c = Int(runs[r].count)
+                    (out + fill[u]).initialize(from: src + k, count: c)
+                    fill[u] += c
+                    k += c
+                    if k - released >= step {
+                        seg.fixes.release(below: k)
+                        seg.runs.release(below: r)
+                        released = k
                     }
-                    seg.fixes.release(below: k)
-                    seg.owners.release(below: k)
                 }
             }
         }
         seg.fixes.releaseAll()
-        seg.owners.releaseAll()
+        seg.runs.releaseAll()
     }
 
     /// Parses an RFC 3339 instant with offset (for `--until` and `--start`); see `RFC3339.parse`.

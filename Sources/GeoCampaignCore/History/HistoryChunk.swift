@@ -1,6 +1,6 @@
 /// The fixes read from one stretch of input by one thread: the parser and interner it used, every
-/// kept fix in input order with the (chunk-local) user number of each, the rejects it collected,
-/// and its counters. `HistoryBuilder` merges chunks in input order.
+/// kept fix in input order with the (chunk-local) user numbers of its runs, the rejects it
+/// collected, and its counters. `HistoryBuilder` merges chunks in input order.
 ///
 /// Not thread-safe: one chunk per thread.
 final class HistoryChunk {
@@ -9,9 +9,12 @@ final class HistoryChunk {
     let csv: CSVRowParser
     let interner: UserInterner
     private let until: Int64?
-    /// Every kept fix in input order, and the user number of each (in `interner`).
+    /// Every kept fix in input order, and whose they are (`interner`'s user numbers): runs of
+    /// consecutive fixes of one user, in the same order.
     let fixes: MappedColumn<Fix>
-    let owners: MappedColumn<Int32>
+    let runs: MappedColumn<Run>
+    /// The user of the last run (-1 before the first).
+    @exclusivity(unchecked) private var lastUser: Int32 = -1
     /// Kept fixes per user number: `countLength` entries in raw memory (no uniqueness or bounds
     /// checks per fix).
     @exclusivity(unchecked) private var countBuffer: UnsafeMutablePointer<Int>
@@ -41,7 +44,8 @@ final class HistoryChunk {
         countBuffer.initialize(repeating: 0, count: countLength)
         // Capacity beyond what is used is address space only: its pages are never touched.
         fixes = MappedColumn(capacity: expectedFixes)
-        owners = MappedColumn(capacity: expectedFixes)
+        // As many runs as fixes at most (input not grouped by user); grouped input writes few.
+        runs = MappedColumn(capacity: expectedFixes)
     }
 
     deinit { countBuffer.deallocate() }
@@ -90,7 +94,12 @@ final class HistoryChunk {
             return
         }
         fixes.append(fix)
-        owners.append(u)
+        if u == lastUser && runs.base[runs.count &- 1].count < Int32.max {
+            runs.base[runs.count &- 1].count &+= 1
+        } else {
+            runs.append(Run(user: u, count: 1))
+            lastUser = u
+        }
         let i = Int(u)
         if i >= countLength { growCounts(to: i + 1) }
         countBuffer[i] &+= 1

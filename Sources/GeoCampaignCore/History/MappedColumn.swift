@@ -49,6 +49,11 @@ final class MappedColumn<Element> {
         if mapped { munmap(p, n * MemoryLayout<Element>.stride) } else { p.deallocate() }
     }
 
+    /// A mapping of `n` elements. One of 4 MiB or more that may use huge pages starts on a 2 MiB
+    /// boundary (the reservation is 2 MiB larger and its ends are given back), so that all of it
+    /// but its last partial 2 MiB can be huge pages: at an address the system chose, the stretch
+    /// before the first boundary took 4 KiB pages, about 256 page faults per column (a file read
+    /// in many parts has two columns per part).
     private static func map(_ n: Int, hugePages: Bool) -> (UnsafeMutablePointer<Element>, Bool) {
         let bytes = n * MemoryLayout<Element>.stride
         #if canImport(Glibc)
@@ -56,14 +61,27 @@ final class MappedColumn<Element> {
         #else
         let flags = MAP_PRIVATE | MAP_ANON
         #endif
-        let m = mmap(nil, bytes, PROT_READ | PROT_WRITE, flags, -1, 0)
+        let huge = 2 << 20
+        let aligning = hugePages && bytes >= 4 << 20
+        let reserved = aligning ? bytes + huge : bytes
+        let m = mmap(nil, reserved, PROT_READ | PROT_WRITE, flags, -1, 0)
         guard let m, m != MAP_FAILED else {
             return (UnsafeMutablePointer<Element>.allocate(capacity: n), false)
         }
+        var start = m
+        if aligning {
+            let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+            let at = Int(bitPattern: m)
+            let aligned = (at + huge - 1) / huge * huge
+            let used = (aligned + bytes + page - 1) / page * page
+            if aligned > at { munmap(m, aligned - at) }
+            if at + reserved > used { munmap(m + (used - at), at + reserved - used) }
+            start = m + (aligned - at)
+        }
         #if os(Linux)
-        if hugePages && bytes >= 4 << 20 { madvise(m, bytes, Int32(MADV_HUGEPAGE)) }
+        if aligning { madvise(start, bytes, Int32(MADV_HUGEPAGE)) }
         #endif
-        return (m.bindMemory(to: Element.self, capacity: n), true)
+        return (start.bindMemory(to: Element.self, capacity: n), true)
     }
 
     /// Appends `x`, doubling the reservation when full.
@@ -103,6 +121,18 @@ final class MappedColumn<Element> {
         let lo = (from * MemoryLayout<Element>.stride + page - 1) / page * page
         let hi = (to * MemoryLayout<Element>.stride) / page * page
         if hi > lo { madvise(UnsafeMutableRawPointer(base) + lo, hi - lo, Int32(MADV_DONTNEED)) }
+    }
+
+    /// Hands back the pages past the last element, which were never written (whole pages, and
+    /// the rest of a huge page that the last elements only began): a column that is complete
+    /// keeps only the memory its elements take. Appending afterwards is allowed (the pages come
+    /// back zeroed, as at first).
+    func releaseUnused() {
+        guard mapped else { return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let from = (count * MemoryLayout<Element>.stride + page - 1) / page * page
+        let to = capacity * MemoryLayout<Element>.stride / page * page
+        if to > from { madvise(UnsafeMutableRawPointer(base) + from, to - from, Int32(MADV_DONTNEED)) }
     }
 
     /// Hands back every page; the column is empty and must not be used again.

@@ -56,7 +56,7 @@ public extension DecisionsWriter {
             var reasons: [DecisionReason]?
             if let arbiter, outcome.decisions.contains(where: { $0.status != .delivered }) {
                 // A stateful run prints the decisions it settles: the first of all its triggers'.
-                let explained = arbiter.explainDecisions(userId: outcome.userId, triggers: outcome.triggers, prior: outcome.prior)
+                let explained = arbiter.reasons(userId: outcome.userId, triggers: outcome.triggers, prior: outcome.prior)
                     .prefix(outcome.decisions.count)
                 if explained.map(\.decision) == outcome.decisions { reasons = explained.map(\.reason) }
             }

@@ -6,6 +6,13 @@ public final class OutputSink {
     private let handle: UnsafeMutablePointer<FILE>?
     private let file: AtomicFile?
     private let path: String
+    /// When set (a file, not stdout): the bytes written are synced to disk each time this many
+    /// more have been written, while the run goes on, so that `close` has only the last ones
+    /// left to sync. A one-shot run writes from a thread that otherwise waits for the replay's
+    /// blocks; the sync at the end (L: 62 MB, 0.14 s) was all on the critical path.
+    public var syncEvery: Int?
+    /// Bytes written since the last sync.
+    private var unsynced = 0
 
     /// Opens `path` for writing (aside, renamed by `close`), or stdout when nil or `-`.
     /// - Throws: `RunError.failure` naming the path when it cannot be written.
@@ -24,7 +31,17 @@ public final class OutputSink {
     /// Appends bytes.
     public func write(_ bytes: [UInt8]) throws {
         guard !bytes.isEmpty else { return }
-        if let file { return try file.write(bytes) }
+        if let file {
+            try file.write(bytes)
+            if let every = syncEvery {
+                unsynced += bytes.count
+                if unsynced >= every {
+                    try file.sync()
+                    unsynced = 0
+                }
+            }
+            return
+        }
         let n = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, handle) }
         if n != bytes.count { throw RunError.failure("\(path): write failed: \(String(cString: strerror(errno)))") }
     }

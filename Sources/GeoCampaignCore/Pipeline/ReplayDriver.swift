@@ -21,6 +21,10 @@ public struct ReplayDriver {
         self.header = header
     }
 
+    /// How many bytes of output a run writes between syncs of its output file
+    /// (`OutputSink.syncEvery`): the sync at the end then waits for at most this many.
+    static let syncEvery = 8 << 20
+
     /// Runs and returns what it counted; `makeRender` builds the per-user renderer once the
     /// campaigns are loaded. Errors are `RunError`s.
     public func run(_ makeRender: (CampaignSet) -> @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8]) throws -> RunSummary {
@@ -39,6 +43,7 @@ public struct ReplayDriver {
             clock.lap("campaigns")
             let render = makeRender(campaigns)
             sink = try OutputSink(path: history.output)
+            sink.syncEvery = ReplayDriver.syncEvery
             try sink.write(header)
             var streamed = HistoryStats()
             let history = self.history
@@ -62,6 +67,7 @@ public struct ReplayDriver {
                 _ = try job.wait()
                 if let opened { return opened }
                 let s = try OutputSink(path: output)
+                s.syncEvery = ReplayDriver.syncEvery
                 try s.write(header)
                 opened = s
                 return s

@@ -32,6 +32,24 @@ indirect enum CompiledCondition: Sendable {
         }
     }
 
+    /// The same condition with evaluators of its own, for another worker thread: each mask with
+    /// bits of its own (`RegionMask.copy()`) and `during` with a window cache of its own, so that
+    /// the threads do not contend for the evaluators' reference counts. Equal to compiling the
+    /// condition again (`init(_:in:)`), without matching every region against the selectors.
+    /// - Complexity: O(regions) per mask.
+    func workerCopy() -> CompiledCondition {
+        switch self {
+        case .inside(let e): return .inside(InsideEvaluator(mask: e.mask.copy(), selector: e.selector))
+        case .visited(let e): return .visited(VisitedEvaluator(mask: e.mask.copy(), condition: e.condition, regionCount: e.regionCount))
+        case .dwelled(let e): return .dwelled(DwelledEvaluator(mask: e.mask.copy(), selector: e.selector, overMs: e.overMs))
+        case .sequence(let e): return .sequence(SequenceEvaluator(masks: e.masks.map { $0.copy() }, condition: e.condition))
+        case .during(let e): return .during(DuringEvaluator(e.condition))
+        case .all(let parts): return .all(parts.map { $0.workerCopy() })
+        case .any(let parts): return .any(parts.map { $0.workerCopy() })
+        case .not(let inner): return .not(inner.workerCopy())
+        }
+    }
+
     /// Whether the condition can hold at some instant at or after `t` over `visits`, whatever
     /// the timeline: false only when it cannot. A leaf can hold at or after `t` only through a
     /// matching visit that qualifies (its duration, as the leaf counts it) and whose span ends

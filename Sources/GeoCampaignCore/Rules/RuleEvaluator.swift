@@ -18,6 +18,13 @@ public struct RuleEvaluator: Sendable {
             conditions = campaign.rules.map { CompiledCondition($0.condition, in: campaign) }
             active = Interval(campaign.active?.fromMs ?? Int64.min, campaign.active?.untilMs ?? Int64.max)
         }
+
+        /// A copy of `other` with conditions of its own (`CompiledCondition.workerCopy()`).
+        init(copying other: Compiled) {
+            campaign = other.campaign
+            conditions = other.conditions.map { $0.workerCopy() }
+            active = other.active
+        }
     }
 
     let compiled: Compiled
@@ -34,6 +41,15 @@ public struct RuleEvaluator: Sendable {
     public init(campaign: Campaign, campaignIndex: Int) {
         compiled = Compiled(campaign: campaign)
         self.campaignIndex = campaignIndex
+    }
+
+    /// An evaluator equal to `other` that shares none of its compiled conditions, for another
+    /// worker thread (threads sharing one evaluator contend for its reference counts): the same
+    /// as compiling the campaign again, at the cost of copying the region masks.
+    /// - Complexity: O(rules x regions), a copy.
+    init(copying other: RuleEvaluator) {
+        compiled = Compiled(copying: other.compiled)
+        campaignIndex = other.campaignIndex
     }
 
     /// The triggers of every rule for one user, ordered by time, then rule index.

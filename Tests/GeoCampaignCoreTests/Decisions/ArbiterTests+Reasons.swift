@@ -4,6 +4,35 @@ import XCTest
 /// The structured reasons of `Arbiter.explainDecisions`: caps and limits name exactly the
 /// decisions in their window that used them up.
 extension ArbiterTests {
+    /// `reasons` (what `evaluate --include-suppressed` writes) gives the decisions and reasons
+    /// `explainDecisions` gives, without the words: on random triggers of capped, held-out and
+    /// limited offers, with and without the seeds of earlier runs, every status reached.
+    func testReasonsWithoutWordsAreThoseOfTheExplanation() {
+        let set = CampaignSet(campaigns: [
+            camp("held", holdout: 50, [Offer(id: "h", priority: 9), Offer(id: "k", priority: 2, cap: Cap(count: 1, perMs: h(2)))]),
+            camp("c", [Offer(id: "a", priority: 5, cap: Cap(count: 2, perMs: h(3))), Offer(id: "b", priority: 1)]),
+        ], settings: Settings(perUserLimit: Cap(count: 3, perMs: h(24))))
+        let arbiter = Arbiter(campaigns: set)
+        var g = SplitMix(seed: 17)
+        var statuses = Set<DecisionStatus>()
+        for round in 0..<400 {
+            let u = "u-\(round % 40)"
+            let triggers = (0..<Int(g.next() % 10)).map { _ in trig(Int64(g.next() % 6) * h(1), Int(g.next() % 2), Int(g.next() % 2)) }
+            let seeds: [Arbiter.Seed] = round % 2 == 0 ? [] : (0..<Int(g.next() % 4)).map { k in
+                .init(time: -h(Int64(4 - k)), delivered: g.next() % 2 == 0, campaignId: ["held", "c"][Int(g.next() % 2)],
+                      offerId: ["h", "k", "a", "b"][Int(g.next() % 4)], ruleId: ["r-h", "r-k", "r-a", "r-b"][Int(g.next() % 4)])
+            }
+            let words = arbiter.explainDecisions(userId: u, triggers: triggers, prior: seeds)
+            let reasons = arbiter.reasons(userId: u, triggers: triggers, prior: seeds)
+            XCTAssertEqual(reasons.map(\.decision), words.map(\.decision), "round \(round)")
+            XCTAssertEqual(reasons.map(\.reason), words.map(\.reason), "round \(round)")
+            XCTAssertTrue(reasons.allSatisfy { $0.why.isEmpty })
+            XCTAssertTrue(words.allSatisfy { !$0.why.isEmpty })
+            statuses.formUnion(words.map(\.decision.status))
+        }
+        XCTAssertEqual(statuses, Set(DecisionStatus.allCases))
+    }
+
     func testReasonCapNamesTheDecisionsInItsWindowOnly() {
         let set = CampaignSet(campaigns: [camp("c", [Offer(id: "o", cap: Cap(count: 1, perMs: h(1)))])])
         let t = [trig(0, 0, 0), trig(h(2), 0, 0), trig(h(2) + m(30), 0, 0)]

@@ -190,6 +190,62 @@ final class RegionIndexTests: XCTestCase {
     /// The pipelined probe of a whole track (the crossing's pass 1) gives every point the
     /// candidates of one probe per point, in the same order, on dense and tiled levels, for
     /// tracks shorter and longer than the pipeline, with points skipped and points not finite.
+    /// The probe finds a point's cell and its 256th of the cell with one conversion per axis
+    /// (`Probe.cell`); the same cell and fractions as `cellIndex` and `CellBox.fraction`, which
+    /// the index's boxes are built with: on every level of dense and tiled indexes, at random
+    /// points, on cell and 256th boundaries and a rounding either side of them, and at the ends
+    /// of the coordinate ranges.
+    func testCellAndFractionsEqualThoseTheBoxesAreBuiltWith() {
+        var rng = SplitMix64(seed: 79)
+        let (engine, city) = Self.cityEngine(&rng)
+        let global = RegionIndex(entries: Self.randomRegions(300, rng: &rng).enumerated().map { (RegionGeometry($1.shape).bounds, Int32($0)) })
+        var compared = 0
+        for index in [engine.index, global] {
+            withExtendedLifetime(index) {
+                let probe = index.probe
+                for l in 0..<probe.levels.count {
+                    let inv = probe.levels[l].invCell
+                    var points: [(Double, Double)] = [(-90, -180), (90, 180), (0, 0), (-90, 180), (90, -180)]
+                    for _ in 0..<400 {
+                        points.append((city.lat + (rng.unit() - 0.5) * 0.2, city.lon + (rng.unit() - 0.5) * 0.2))
+                        points.append((-90 + rng.unit() * 180, -180 + rng.unit() * 360))
+                        // A cell or 256th boundary on each axis, and its neighbours.
+                        let by = (Double(Int((city.lat + 90) * inv * 256)) + Double(rng.next() % 512)) / 256 / inv - 90
+                        let bx = (Double(Int((city.lon + 180) * inv * 256)) + Double(rng.next() % 512)) / 256 / inv - 180
+                        for dy in [by.nextDown, by, by.nextUp] { for dx in [bx.nextDown, bx, bx.nextUp] { points.append((dy, dx)) } }
+                    }
+                    for (lat, lon) in points where lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180 {
+                        let found = probe.cell(level: l, lat: lat, lon: lon, cache: nil)
+                        // The cell and fractions as computed before (and as the boxes are).
+                        let x = RegionIndex.cellIndex(lon + 180, inv), y = RegionIndex.cellIndex(lat + 90, inv)
+                        let q = Int(RegionIndex.CellBox.fraction((lat + 90) * inv, y)) << 8 | Int(RegionIndex.CellBox.fraction((lon + 180) * inv, x))
+                        if found >= 0 { XCTAssertEqual(RegionIndex.Probe.fractions(found), q, "level \(l) at \(lat), \(lon)") }
+                        // The cell: the same as a point at its centre (whose fractions are 128).
+                        let centre = probe.cell(level: l, lat: (Double(y) + 0.5) / inv - 90, lon: (Double(x) + 0.5) / inv - 180, cache: nil)
+                        XCTAssertEqual(found < 0 ? -1 : RegionIndex.Probe.cellIndex(found), centre < 0 ? -1 : RegionIndex.Probe.cellIndex(centre),
+                                       "level \(l) at \(lat), \(lon)")
+                        compared += 1
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(compared, 20_000)
+    }
+
+    /// The probe's conversion (`Probe.floor`) is `floor` on its whole domain `0 ..< 2^52`: at
+    /// integers, halves and a rounding either side of them, where rounding to nearest differs.
+    func testProbeFloorIsFloor() {
+        var rng = SplitMix64(seed: 80)
+        var values: [Double] = [0, 0.5, 1, 1.5, 2.5, 0x1p52.nextDown, 0x1p52 - 0.5, 0x1p51 + 0.5, 0x1p44 * 256 - 1]
+        for _ in 0..<20_000 {
+            let n = Double(rng.next() % (1 << UInt64(1 + rng.next() % 52)))
+            for v in [n, n + 0.5, n + rng.unit()] where v < 0x1p52 { values += [v, v.nextUp, v.nextDown] }
+        }
+        for v in values where v >= 0 && v < 0x1p52 {
+            XCTAssertEqual(RegionIndex.Probe.floor(v), Int64(v.rounded(.down)), "\(v)")
+        }
+    }
+
     func testPipelinedCandidatesEqualOneProbePerPoint() {
         var rng = SplitMix64(seed: 78)
         let (engine, city) = Self.cityEngine(&rng)

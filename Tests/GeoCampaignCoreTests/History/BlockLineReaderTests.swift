@@ -193,6 +193,40 @@ final class BlockLineReaderTests: XCTestCase {
         }
     }
 
+    /// A reader restarted on another byte range (`restart(range:)`, as a thread reading several
+    /// parts of a file does) reads it as a reader made for that range: lines numbered from 1,
+    /// the BOM dropped only at offset 0, too-long lines and a row left open counted afresh.
+    func testARestartedReaderReadsTheNextRangeAsAFreshOne() throws {
+        var rng = SplitMix64(seed: 12)
+        let alphabet: [UInt8] = [0x22, 0x0A, 0x0A, 0x0D, 0x2C, 0x61, 0x62, 0x20]
+        for round in 0..<100 {
+            var bytes: [UInt8] = round % 4 == 0 ? [0xEF, 0xBB, 0xBF] : []
+            for _ in 0..<Int(20 + rng.next() % 200) { bytes.append(alphabet[Int(rng.next() % UInt64(alphabet.count))]) }
+            let path = temp(bytes)
+            let fd = open(path, O_RDONLY)
+            defer { close(fd) }
+            let cuts = [0] + (0..<3).map { _ in Int(rng.next() % UInt64(bytes.count + 1)) }.sorted() + [bytes.count]
+            for quoted in [false, true] {
+                let reader = try BlockLineReader(fd: fd, path: path, range: cuts[0]..<cuts[1], blockSize: 16, limit: 12, quoted: quoted)
+                for k in 0..<(cuts.count - 1) {
+                    let range = cuts[k]..<cuts[k + 1]
+                    if k > 0 { try reader.restart(range: range, blockSize: 16) }
+                    var got = Read()
+                    reader.onTooLong = { n, _, kept, length in got.long.append([n, kept, length]) }
+                    try reader.forEachLine { n, p, c in
+                        got.lines.append(n)
+                        got.texts.append(String(decoding: UnsafeBufferPointer(start: p, count: c), as: UTF8.self))
+                    }
+                    got.physical = reader.lines
+                    got.midRow = reader.endedMidRow
+                    var want = try read(path: path, blockSize: 16, limit: 12, quoted: quoted, range: range).0
+                    want.longPrefixes = []
+                    XCTAssertEqual(got, want, "round \(round), quoted \(quoted), range \(range)")
+                }
+            }
+        }
+    }
+
     /// Issue 10 item 5: a 20 MB line without an end no longer grows the buffer (it did to 32 MiB,
     /// and the reject kept all 20 MB); the lines after it are read.
     func testA20MBLineIsSkippedInBoundedMemory() throws {

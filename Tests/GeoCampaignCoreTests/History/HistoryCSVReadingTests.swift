@@ -28,10 +28,11 @@ final class HistoryCSVReadingTests: XCTestCase {
         var rejects: [RejectedLine]
     }
 
-    func read(_ paths: [String], threads: Int, fields: HistoryFields = HistoryFields()) throws -> Result {
+    func read(_ paths: [String], threads: Int, fields: HistoryFields = HistoryFields(), partBytes: Int = 16 << 20) throws -> Result {
         let builder = HistoryBuilder(fields: fields)
         builder.threads = threads
         builder.parallelMinBytes = 0
+        builder.partBytes = partBytes
         var rejects: [RejectedLine] = []
         builder.onReject = { rejects.append($0) }
         for p in paths { try builder.read(path: p) }
@@ -139,6 +140,10 @@ final class HistoryCSVReadingTests: XCTestCase {
                 XCTAssertGreaterThan(one.rejects.count, 100)
                 for threads in [2, 3, 7] {
                     XCTAssertEqual(try read([path], threads: threads), one, "seed \(seed), threads \(threads), newlines \(quotedNewlines)")
+                    // Many parts taken in turn by each thread (with quoted line ends, some part
+                    // ends inside quotes: then the file is read again on one thread).
+                    XCTAssertEqual(try read([path], threads: threads, partBytes: 2_000), one,
+                                   "seed \(seed), threads \(threads), newlines \(quotedNewlines), many parts")
                 }
             }
         }

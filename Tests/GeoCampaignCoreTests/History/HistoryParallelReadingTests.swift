@@ -34,10 +34,11 @@ final class HistoryParallelReadingTests: XCTestCase {
     }
 
     /// Reads `paths` in sequence with `threads` threads, every file split (no size threshold).
-    func read(_ paths: [String], threads: Int, until: Int64? = nil, minBytes: Int = 0) throws -> Result {
+    func read(_ paths: [String], threads: Int, until: Int64? = nil, minBytes: Int = 0, partBytes: Int = 16 << 20) throws -> Result {
         let builder = HistoryBuilder(until: until)
         builder.threads = threads
         builder.parallelMinBytes = minBytes
+        builder.partBytes = partBytes
         builder.parallelMinFixes = 0
         var rejects: [RejectedLine] = []
         builder.onReject = { rejects.append($0) }
@@ -95,6 +96,10 @@ final class HistoryParallelReadingTests: XCTestCase {
             for t in 2...5 {
                 let many = try read(paths, threads: t, until: until)
                 XCTAssertEqual(many, one, "\(name), \(t) threads")
+                // Up to 8 parts per thread, each thread taking the next part as it finishes one
+                // (with one reader and buffer for all the parts it takes).
+                let parts = try read(paths, threads: t, until: until, partBytes: 1_000)
+                XCTAssertEqual(parts, one, "\(name), \(t) threads, many parts")
             }
         }
         // Small files (and a GPX track) read on one thread between files read on several.

@@ -60,10 +60,11 @@ final class PackedHistoryTests: XCTestCase {
         }
     }
 
-    func packed(_ paths: [String], threads: Int) throws -> PackedHistory {
+    func packed(_ paths: [String], threads: Int, partBytes: Int = 16 << 20) throws -> PackedHistory {
         let builder = HistoryBuilder()
         builder.threads = threads
         builder.parallelMinBytes = 0
+        builder.partBytes = partBytes
         builder.parallelMinFixes = 0
         for p in paths { try builder.read(path: p) }
         return builder.finishPacked()
@@ -92,6 +93,10 @@ final class PackedHistoryTests: XCTestCase {
             // On one thread both files are one part, where users 35-39 have two stretches.
             XCTAssertEqual(two.regrouped, threads == 1, "two files, \(threads) threads")
             check(two, expected((a + b).flatMap { $0 }), "two files, \(threads) threads")
+            // Many small parts: more users cut by a part boundary, joined in input order.
+            let parts = try packed([fa, fb], threads: threads, partBytes: 2_000)
+            XCTAssertEqual(parts.regrouped, threads == 1, "two files, \(threads) threads, many parts")
+            check(parts, expected((a + b).flatMap { $0 }), "two files, \(threads) threads, many parts")
         }
     }
 
@@ -106,9 +111,11 @@ final class PackedHistoryTests: XCTestCase {
         }
         let f = temp(input)
         for threads in [1, 2, 4] {
-            let h = try packed([f], threads: threads)
-            XCTAssertTrue(h.regrouped, "\(threads) threads")
-            check(h, expected(input), "interleaved, \(threads) threads")
+            for partBytes in [16 << 20, 2_000] {
+                let h = try packed([f], threads: threads, partBytes: partBytes)
+                XCTAssertTrue(h.regrouped, "\(threads) threads")
+                check(h, expected(input), "interleaved, \(threads) threads, parts of \(partBytes) bytes")
+            }
         }
     }
 }

@@ -142,6 +142,50 @@ final class RuleEvaluatorPropertyTests: XCTestCase {
         XCTAssertGreaterThan(saidNoStart, 10_000)
     }
 
+    /// A worker thread's copy of an evaluator (`RuleEvaluator(copying:)`) gives the same
+    /// triggers and evidence as the original on random conditions and visits, with and without a
+    /// resumed horizon, and holds masks of its own: equal bits, other storage.
+    func testAWorkerCopyGivesTheSameTriggersAndSharesNoMask() {
+        var rng = SplitMix(seed: 515)
+        var masks = 0
+        for round in 0..<600 {
+            let t0 = Int64(rng.next() % 20), tEnd = t0 + Int64(rng.next() % 120)
+            let visits = randomVisits(&rng, t0, tEnd)
+            let conditions = (0..<(1 + Int(rng.next() % 3))).map { _ in randomCondition(&rng, depth: 0) }
+            let original = RuleEvaluator(campaign: campaign(regions: regions, conditions: conditions), campaignIndex: 2)
+            let copy = RuleEvaluator(copying: original)
+            XCTAssertEqual(copy.campaignIndex, 2)
+            let from = t0 + Int64(rng.next() % UInt64(tEnd - t0 + 2))
+            for f in [Int64.min, from] {
+                let a = original.triggers(visits: visits, t0: t0, tEnd: tEnd, from: f)
+                let b = copy.triggers(visits: visits, t0: t0, tEnd: tEnd, from: f)
+                XCTAssertEqual(a.map(\.time), b.map(\.time), "round \(round): \(conditions) \(visits)")
+                XCTAssertEqual(a.map(\.rule), b.map(\.rule), "round \(round)")
+                XCTAssertEqual(a.map(\.evidence), b.map(\.evidence), "round \(round)")
+            }
+            func leafMasks(_ c: CompiledCondition) -> [RegionMask] {
+                switch c {
+                case .inside(let e): return [e.mask]
+                case .visited(let e): return [e.mask]
+                case .dwelled(let e): return [e.mask]
+                case .sequence(let e): return e.masks
+                case .during: return []
+                case .all(let parts), .any(let parts): return parts.flatMap(leafMasks)
+                case .not(let inner): return leafMasks(inner)
+                }
+            }
+            for (x, y) in zip(original.conditions.flatMap(leafMasks), copy.conditions.flatMap(leafMasks)) {
+                masks += 1
+                XCTAssertEqual(x.bits, y.bits)
+                XCTAssertEqual(x.ids, y.ids)
+                x.bits.withUnsafeBufferPointer { a in
+                    y.bits.withUnsafeBufferPointer { b in XCTAssertNotEqual(a.baseAddress, b.baseAddress) }
+                }
+            }
+        }
+        XCTAssertGreaterThan(masks, 1_000)
+    }
+
     func testTriggersAndEvidenceAgainstTheDefinitions() {
         var rng = SplitMix(seed: 2026)
         var fromRng = SplitMix(seed: 77)  // its own, so that the rounds are those of before
