@@ -123,7 +123,7 @@ public struct StatefulDriver {
         // campaigns' loading and the replay (`RecordFeed`).
         var ids: [String] = []
         var order: [Int] = []
-        var feed: RecordFeed?
+        var feed: RecordFeed<UserBlockCursor.Location>?
         defer {
             feed?.stop()
             _ = try? feed?.finish()
@@ -136,7 +136,7 @@ public struct StatefulDriver {
             }
             order = Replay.byteOrder(ids)
             feed = RecordFeed(ids: ids, order: order, starts: Replay.blockStarts(users: order.count, threads: history.threads)) {
-                try reader().records(sortedIds: $0)
+                try reader().locations(sortedIds: $0)
             }
         }
         let (campaigns, replay, fingerprints) = try job.value.get()
@@ -164,7 +164,7 @@ public struct StatefulDriver {
         var damaged: UserResult?
         var lateBefore: [String: Int64] = [:]
         var lateCount = 0
-        var writer: StateStore.UserWriter?
+        var writer: UserBlockWriter?
         try Self.resumeAll(replay, ids: ids, batch: batch, coding: coding, order: order, final: final,
                            context: context, render: render, threads: history.threads, feed: records) { results, bytes, blockCounters in
             output += bytes
@@ -175,14 +175,14 @@ public struct StatefulDriver {
                     lateCount += r.late
                     lateBefore[r.id] = r.lateBefore
                 }
-                guard !r.skipped else { continue }
                 if writer == nil {
                     try logReady?.value.get()
-                    writer = try store.userWriter()
+                    writer = try store.blockWriter()
                 }
-                try writer?.put(r.id, held: r.held, record: r.record)
+                try writer?.set(r.location, id: r.id, held: r.held, record: r.skipped ? nil : r.record)
             }
         }
+        try writer?.finish()
         // Its read transaction ends before the commit (which, in a rollback journal, would wait for it).
         recordReader.value?.end()
         if let damaged {
@@ -336,6 +336,8 @@ public struct StatefulDriver {
         var id: String
         /// The user's index in the run's ids.
         var index: Int
+        /// Where the state holds (or is to hold) the user's record.
+        var location: UserBlockCursor.Location
         /// The record after this run, and its held decisions.
         var record: [UInt8] = []
         var held = 0
@@ -348,19 +350,19 @@ public struct StatefulDriver {
         var skipped = false
     }
 
-    /// Resumes every user on `threads` worker threads, each decoding the user's record, cutting
-    /// the late fixes and encoding the new record; `consume` gets the results in `order`, on the
-    /// calling thread, block by block as the workers finish them, with the block's output
-    /// (its users' rendered bytes, in order) and counters, made on the worker as in a one-shot
-    /// replay. The fixes of user `i` are `batch`'s, read in place (none for `i >= batch.userCount`).
-    /// The stored records come from `feed`, block by block (its blocks are the replay's); a
-    /// worker waits for its block's only.
+    /// Resumes every user on `threads` worker threads, each decoding the user's record (where
+    /// its block holds it), cutting the late fixes and encoding the new record; `consume` gets
+    /// the results in `order`, on the calling thread, block by block as the workers finish them,
+    /// with the block's output (its users' rendered bytes, in order) and counters, made on the
+    /// worker as in a one-shot replay. The fixes of user `i` are `batch`'s, read in place (none
+    /// for `i >= batch.userCount`). The users' locations in the state come from `feed`, block by
+    /// block (its blocks are the replay's); a worker waits for its block's only.
     /// - Throws: what `consume` throws, or the feed's error (the blocks not read by then are
     ///   given up, and the workers stop).
     static func resumeAll(_ replay: Replay, ids: [String], batch: PackedHistory, coding: RecordCoding, order: [Int],
                           final: Bool, context: Replay.ResumeContext,
                           render: @escaping @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8], threads: Int,
-                          feed: RecordFeed, consume: ([UserResult], [UInt8], ReplayCounters) throws -> Void) throws {
+                          feed: RecordFeed<UserBlockCursor.Location>, consume: ([UserResult], [UInt8], ReplayCounters) throws -> Void) throws {
         let starts = feed.starts
         let blocks = starts.count - 1
         let slots = ResultSlots(blocks: blocks)
@@ -375,7 +377,7 @@ public struct StatefulDriver {
                     var bytes: [UInt8] = []
                     var counters = ReplayCounters()
                     for k in starts[b]..<starts[b + 1] {
-                        block.append(resumeOne(replay, index: order[k], ids: ids, batch: batch, record: stored[k - starts[b]], coding: coding,
+                        block.append(resumeOne(replay, index: order[k], ids: ids, batch: batch, location: stored[k - starts[b]], coding: coding,
                                                final: final, context: context, render: render, evaluators: evaluators, arbiter: arbiter,
                                                bytes: &bytes, counters: &counters))
                     }
@@ -399,31 +401,31 @@ public struct StatefulDriver {
     }
 
     /// One user of `resumeAll`: its rendered output is appended to `bytes`, its counts added to `counters`.
-    private static func resumeOne(_ replay: Replay, index i: Int, ids: [String], batch: PackedHistory, record: [UInt8]?, coding: RecordCoding,
-                                  final: Bool, context: Replay.ResumeContext,
+    private static func resumeOne(_ replay: Replay, index i: Int, ids: [String], batch: PackedHistory, location: UserBlockCursor.Location,
+                                  coding: RecordCoding, final: Bool, context: Replay.ResumeContext,
                                   render: @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8],
                                   evaluators: [RuleEvaluator], arbiter: Arbiter,
                                   bytes: inout [UInt8], counters: inout ReplayCounters) -> UserResult {
         if i < batch.userCount {
             return batch.withFixes(of: i) {
-                resumeOne(replay, index: i, ids: ids, fixes: $0, record: record, coding: coding, final: final, context: context,
+                resumeOne(replay, index: i, ids: ids, fixes: $0, location: location, coding: coding, final: final, context: context,
                           render: render, evaluators: evaluators, arbiter: arbiter, bytes: &bytes, counters: &counters)
             }
         }
-        return resumeOne(replay, index: i, ids: ids, fixes: UnsafeBufferPointer(start: nil, count: 0), record: record, coding: coding, final: final,
+        return resumeOne(replay, index: i, ids: ids, fixes: UnsafeBufferPointer(start: nil, count: 0), location: location, coding: coding, final: final,
                          context: context, render: render, evaluators: evaluators, arbiter: arbiter, bytes: &bytes, counters: &counters)
     }
 
     /// As `resumeOne(_:index:ids:batch:...)`, over the user's fixes `fixes` (valid during the call).
-    private static func resumeOne(_ replay: Replay, index i: Int, ids: [String], fixes: UnsafeBufferPointer<Fix>, record: [UInt8]?,
+    private static func resumeOne(_ replay: Replay, index i: Int, ids: [String], fixes: UnsafeBufferPointer<Fix>, location: UserBlockCursor.Location,
                                   coding: RecordCoding, final: Bool, context: Replay.ResumeContext,
                                   render: @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8],
                                   evaluators: [RuleEvaluator], arbiter: Arbiter,
                                   bytes: inout [UInt8], counters: inout ReplayCounters) -> UserResult {
-        var result = UserResult(id: ids[i], index: i)
+        var result = UserResult(id: ids[i], index: i, location: location)
         var state: UserState?
         var batch = fixes
-        if let record {
+        if let record = location.record {
             guard let st = UserState.decoded(record, campaignOfSlot: coding.campaignOfSlot, campaignCount: coding.campaignCount) else {
                 result.damaged = true
                 result.skipped = true
@@ -458,10 +460,10 @@ public struct StatefulDriver {
 /// The stored records of a run's users, read block by block in byte order of the ids on a
 /// thread of its own (one ordered pass over the users table, beside the campaigns' loading and
 /// the replay), and waited for by the workers block by block.
-final class RecordFeed: @unchecked Sendable {
+final class RecordFeed<Item>: @unchecked Sendable {
     /// The blocks: block `b` is the users `order[starts[b]..<starts[b + 1]]`.
     let starts: [Int]
-    private var blocks: [[[UInt8]?]?]
+    private var blocks: [[Item]?]
     /// Blocks read so far.
     private var read = 0
     /// No more blocks are read: the reading stopped or failed.
@@ -470,8 +472,9 @@ final class RecordFeed: @unchecked Sendable {
     private let condition = NSCondition()
     private let reading = DispatchGroup()
 
-    /// Starts reading: block `b`'s records are `records` of its ids, in order (nil: a new user).
-    init(ids: [String], order: [Int], starts: [Int], records: @escaping @Sendable ([String]) throws -> [[UInt8]?]) {
+    /// Starts reading: block `b`'s records are `records` of its ids, in order (for a run: each
+    /// user's location in the state, `UserBlockCursor.Location`).
+    init(ids: [String], order: [Int], starts: [Int], records: @escaping @Sendable ([String]) throws -> [Item]) {
         self.starts = starts
         blocks = Array(repeating: nil, count: starts.count - 1)
         reading.enter()
@@ -490,7 +493,7 @@ final class RecordFeed: @unchecked Sendable {
     }
 
     /// Sets block `b`; false when stopped.
-    private func set(_ b: Int, _ records: [[UInt8]?]) -> Bool {
+    private func set(_ b: Int, _ records: [Item]) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         guard !stopped else { return false }
@@ -517,7 +520,7 @@ final class RecordFeed: @unchecked Sendable {
     }
 
     /// Waits for block `b`'s records and takes them; nil when it is never read.
-    func wait(_ b: Int) -> [[UInt8]?]? {
+    func wait(_ b: Int) -> [Item]? {
         condition.lock()
         defer { condition.unlock() }
         while read <= b && !stopped { condition.wait() }
