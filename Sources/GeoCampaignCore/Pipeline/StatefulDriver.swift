@@ -39,6 +39,25 @@ public struct StatefulDriver {
     ///   schema (65), a state in use (1), and every error of a one-shot run.
     public func run(_ makeRender: (CampaignSet) -> @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8]) throws -> RunSummary {
         var clock = StageClock()
+        // The campaigns load and compile on a thread of their own from the start, beside the
+        // state's opening (which rebuilds the index of the write-ahead log: a read of the
+        // previous run's pages) and the batch's reading: they are the longest part of a run's
+        // start. Their diagnostics are printed, and their errors thrown, when the run waits
+        // for them, after the state's own errors (in use, final, a newer schema), as when they
+        // were loaded once the state was open. Their fingerprints wait for the ones the state
+        // keeps (`Fingerprints`), handed over once it is open.
+        let options = Replay.Options(threads: history.threads, evaluateRules: evaluateRules)
+        let campaignPaths = history.campaignPaths
+        let cachedFingerprints = Handoff<[String: String]>()
+        let job = BackgroundTask(.ownThread("campaigns")) { () -> (LoadResult, Replay?, Fingerprints?) in
+            let loaded = CampaignLoading.loadQuietly(campaignPaths, hashesSources: true)
+            guard loaded.unreadablePaths.isEmpty, !loaded.hasErrors else { return (loaded, nil, nil) }
+            let replay = Replay(campaigns: loaded.campaignSet, options: options)
+            return (loaded, replay, Fingerprints(loaded.campaignSet, cached: cachedFingerprints.value))
+        }
+        // Handed over in every case, so that the job ends whatever this run does.
+        var cached: [String: String] = [:]
+        defer { cachedFingerprints.set(cached) }
         let store = try StateStore(path: statePath, create: true)
         try store.begin()
         var committed = false
@@ -78,11 +97,9 @@ public struct StatefulDriver {
             throw RunError.data("\(statePath): the state holds '\(other)' runs; '\(command)' cannot continue it: use another --state")
         }
 
-        // The campaigns load and compile on another thread while the batch is read; their
-        // errors win over reading errors, as in a one-shot run.
-        let options = Replay.Options(threads: history.threads, evaluateRules: evaluateRules)
-        let campaignPaths = history.campaignPaths
-        let cached = try store.sourceFingerprints()
+        // The campaigns' errors win over reading errors, as in a one-shot run.
+        cached = try store.sourceFingerprints()
+        cachedFingerprints.set(cached)
         let known = try store.campaigns()
         let lastSlot = Int(try store.meta("last_slot") ?? "") ?? 0
         // From here until `logReady` is done, this thread leaves the store alone: the first
@@ -93,14 +110,6 @@ public struct StatefulDriver {
         let reader = { @Sendable () throws -> StateStore.RecordReader in
             guard let r = recordReader.value else { throw RunError.failure("\(stateFile): cannot open the state a second time to read its users' records") }
             return r
-        }
-        let job = BackgroundTask(.ownThread("campaigns")) { () -> Result<(CampaignSet, Replay, Fingerprints), Error> in
-            do {
-                let set = try CampaignLoading.load(campaignPaths, hashesSources: true).campaignSet
-                return .success((set, Replay(campaigns: set, options: options), Fingerprints(set, cached: cached)))
-            } catch {
-                return .failure(error)
-            }
         }
         // The campaigns' job, the batch's hash and the log's preparation each run on a thread of
         // their own (`BackgroundTask.Place.ownThread`): the global queue's pool (a thread per
@@ -115,12 +124,11 @@ public struct StatefulDriver {
         var batchOptions = history
         batchOptions.rejects = nil
         let read = Result { try HistoryLoading.readPacked(batchOptions, progress: progress, observe: { rejects.append($0) }) }
-        if let summary = try repeated(hashJob) { return summary }
-        let hash = try hashJob.value.get()
 
         // The batch's users, then (with --final) the state's users without fixes in it: those
         // past `batch.userCount` have none. Their records are read from now on, beside the
-        // campaigns' loading and the replay (`RecordFeed`).
+        // campaigns' loading, the batch's hash and the replay (`RecordFeed`); before the hash
+        // tells whether the batch is a repeat (then they are not used).
         var ids: [String] = []
         var order: [Int] = []
         var feed: RecordFeed<UserBlockCursor.Location>?
@@ -139,7 +147,12 @@ public struct StatefulDriver {
                 try reader().locations(sortedIds: $0)
             }
         }
-        let (campaigns, replay, fingerprints) = try job.value.get()
+        if let summary = try repeated(hashJob) { return summary }
+        let hash = try hashJob.value.get()
+        let (loaded, compiled, computed) = job.value
+        try CampaignLoading.report(loaded)
+        guard let replay = compiled, let fingerprints = computed else { throw RunError.failure("the campaigns were not compiled") }
+        let campaigns = loaded.campaignSet
         let (batch, readStats) = try read.get()
         guard let records = feed else { preconditionFailure("the records are read from when the batch is") }
         var stats = readStats
