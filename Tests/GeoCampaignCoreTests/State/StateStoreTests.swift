@@ -174,6 +174,36 @@ final class StateStoreTests: XCTestCase {
         XCTAssertEqual(try store.records(sortedIds: ["a", "b"]), [[1, 2], nil], "the control: a sound block reads")
     }
 
+    /// A run does not write the pages it frees a second time, as zeros (`secure_delete = FAST`;
+    /// SQLite as Debian builds it zeroes them by default): the previous run's output, freed when
+    /// the next run stores its own, costs that run no page of its log. Negative control: with
+    /// `secure_delete` on, the same commit writes those pages, zeroed.
+    func testFreedPagesAreNotWrittenAgain() throws {
+        func zeroFrames(secureDelete: Bool) throws -> Int {
+            let path = dir.appendingPathComponent("state-\(secureDelete).db").path
+            let output = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 * 7 + 1) }
+            for run in 1...2 {
+                let store = try StateStore(path: path, create: true)
+                if secureDelete { try store.db.exec("PRAGMA secure_delete = ON") }
+                try store.begin()
+                try store.prepareLog()
+                try store.addRun(.init(run: run, at: "", batch: "v2:\(run)", command: "evaluate", output: output, rejects: []))
+                try store.commit()
+            }
+            // The frames of the log's latest run (those after its header with its salts).
+            let wal = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path + "-wal")))
+            let salts = Array(wal[16..<24])
+            var zeros = 0, at = 32
+            while at + 24 + 4096 <= wal.count, Array(wal[(at + 8)..<(at + 16)]) == salts {
+                if wal[(at + 24)..<(at + 24 + 4096)].allSatisfy({ $0 == 0 }) { zeros += 1 }
+                at += 24 + 4096
+            }
+            return zeros
+        }
+        XCTAssertEqual(try zeroFrames(secureDelete: false), 0)
+        XCTAssertGreaterThan(try zeroFrames(secureDelete: true), 40, "the control: the first run's output, zeroed")
+    }
+
     /// `prepareLog` begins the write-ahead log again (the log's header counts its restarts: its
     /// checkpoint sequence number, bytes 12-15, big-endian) before the run writes anything,
     /// keeps the write lock for the run, and changes nothing the state holds; the run's commit
