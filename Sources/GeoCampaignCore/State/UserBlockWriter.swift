@@ -7,15 +7,17 @@
 /// One thread at a time, on the connection that holds the run's write transaction.
 final class UserBlockWriter {
     /// The most bytes of a block's blob before it is split; a split leaves about half, so a
-    /// block can take its users' growth for a while. A block of about 8 KiB (40 users of the
-    /// M city) is a row whose first 3.9 KiB lie on a leaf page of the table and the rest on an
-    /// overflow page, both nearly full. Measured on run 30 of `bench_state.py` (4,349 of
-    /// 10,000 users): blocks of at most 3.9 KiB (one row per page, which a split leaves half
-    /// empty) wrote 995 pages to the log and took 1,254M instructions; 8 KB 923 and 1,244M;
-    /// 16 KB 838 and 1,243M; 32 KB 815 and 1,247M; a row per user 791 and 1,273M. Larger
-    /// blocks cost a batch of few users more (each of its users rewrites its whole block).
-    /// Tests lower it to make many blocks of few users.
-    nonisolated(unsafe) static var maxBytes = 16_000
+    /// block can take its users' growth for a while. A block of about 6 KB (30 users of the M
+    /// city) is a row whose first 1.9 KB lie on a leaf page of the table, two or so to a page,
+    /// and the rest on a full overflow page. Pages written to the log by the 30 days of
+    /// `bench_state.py` (small days of 99 and 385 users, big days of 4,349 and 5,211, of
+    /// 10,000), by the largest block: 7 KB (rows that fit on a page, half empty after a
+    /// split) 124, 365, 789, 804; 12 KB 173, 440, 710, 723; 16 KB 198, 481, 720, 729; 24 KB
+    /// 268, 523, 675, 685; a row per user (schema version 2) 116, 353, 709, 791. Larger
+    /// blocks cost a batch of few users more (each of its users rewrites its whole block);
+    /// SQLite's work per row makes many small rows dearer. Tests lower it to make many blocks
+    /// of few users.
+    nonisolated(unsafe) static var maxBytes = 12_000
 
     private let update: SQLiteStatement
     private let insert: SQLiteStatement
