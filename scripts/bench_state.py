@@ -10,14 +10,14 @@ ratio to the stateless run, run 30 / run 2, and the state's bytes per user.
 With `--against OLD_BIN`, the same 30 runs are made with both binaries, alternating them day
 by day (old stateless, old stateful, new stateless, new stateful; the order swaps every other
 day) on two states, since the shared machine's speed drifts; each day's stateful outputs of the
-two binaries are compared byte for byte, and both sets of figures are printed.
+two binaries are compared (by their SHA-256), and both sets of figures are printed.
 
 With `--repeat N`, each batch's stateless and stateful runs alternate N times (each stateful
 run from a copy of the state before the batch) and the fastest of each are compared.
 
 Usage: scripts/bench_state.py [--bin .build/release/geocampaign] [--days 30] [--against OLD_BIN] [--repeat N]
 """
-import argparse, calendar, json, os, re, shutil, subprocess, sys, time
+import argparse, calendar, hashlib, json, os, re, shutil, subprocess, sys, time
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(here)
@@ -84,14 +84,41 @@ def make_days():
                 o.write(line[:s] + ("%d.%03d" % divmod(ms + shift, 1000)).encode() + line[e:])
 
 
+# The peak memory of a run is its own high-water mark, taken by /usr/bin/time (GNU time, %M),
+# which forks and then runs the command. The rusage of a child of this script is not: on Linux
+# a child started by vfork and exec (Python's subprocess) inherits, as its ru_maxrss, the
+# high-water mark of this script's own memory at the time (exec keeps the larger of the old and
+# the new image's), so every run reported this script's own peak instead of its own: 266 MB
+# for every run after the script had split M into days (it holds the week in memory), and the
+# days' outputs that it kept for the comparison made it grow with the runs. Without /usr/bin/time the script lowers its own mark to its
+# current size before each run (/proc/self/clear_refs), which then only bounds a run's peak
+# from below by this script's size (about 15 MB).
+TIME = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
+PEAK = os.path.join(run_dir, "peak.txt")
+
+
 def run(cmd):
+    if TIME:
+        cmd = [TIME, "-f", "%M", "-o", PEAK] + cmd
+    else:
+        try:
+            with open("/proc/self/clear_refs", "w") as f:
+                f.write("5")
+        except OSError:
+            pass
     t = time.time()
     p = subprocess.Popen(cmd, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL)
     err = p.stderr.read().decode()
     _, status, ru = os.wait4(p.pid, 0)
+    wall = time.time() - t
     if status != 0:
         sys.exit(f"{' '.join(cmd)} failed ({status}):\n{err}")
-    return time.time() - t, ru.ru_maxrss / 1024, err
+    if TIME:
+        with open(PEAK) as f:
+            kib = int(f.read().split()[-1])
+    else:
+        kib = ru.ru_maxrss
+    return wall, kib / 1024, err
 
 
 def copy_state(src, dst):
@@ -141,9 +168,11 @@ for d in range(a.days):
         remove_state(before)
         if a.repeat > 1 and os.path.exists(state):
             copy_state(state, before)
-        w0s, w1s, rss = [], [], 0
+        w0s, w1s, rss, rss0 = [], [], 0, 0
         for k in range(a.repeat):
-            w0s.append(run(base)[0])
+            w, r, _ = run(base)
+            w0s.append(w)
+            rss0 = max(rss0, r)
             if k > 0 and os.path.exists(before):
                 copy_state(before, state)
             elif k > 0:
@@ -157,12 +186,13 @@ for d in range(a.days):
         users = int(re.search(r"users: (\d+)", info).group(1))
         held = int(re.search(r"held decisions: (\d+)", info).group(1))
         fixes = int(re.search(r"fixes accepted: (\d+)", err).group(1))
+        # A digest, not the bytes: this script's own memory stays small (see `run`).
         with open(out, "rb") as f:
-            output = f.read()
+            output = hashlib.sha256(f.read()).hexdigest()
         # The write-ahead log beside the state (WAL mode): the last run's pages, on disk too.
         wal = os.path.getsize(state + "-wal") if os.path.exists(state + "-wal") else 0
-        rows[tag].append((d + 1, fixes, w0, w1, rss, size, users, held, output, wal))
-        print(f"{tag} run {d + 1}: {fixes} fixes, stateless {w0:.2f} s, stateful {w1:.2f} s ({w1 / w0:.2f}x), peak {rss:.0f} MB, state {size / max(1, users):.0f} B/user",
+        rows[tag].append((d + 1, fixes, w0, w1, rss, size, users, held, output, wal, rss0))
+        print(f"{tag} run {d + 1}: {fixes} fixes, stateless {w0:.2f} s, stateful {w1:.2f} s ({w1 / w0:.2f}x), peak {rss:.0f} MB (stateless {rss0:.0f} MB), state {size / max(1, users):.0f} B/user",
               file=sys.stderr, flush=True)
     if a.against and rows["new"][-1][8] != rows["old"][-1][8]:
         differ += 1
@@ -171,13 +201,14 @@ for d in range(a.days):
 for tag, binary in bins:
     rs = rows[tag]
     print(f"\nstateful evaluate ({binary}), {a.days} daily batches of M through one state, {os.cpu_count()} cores")
-    print(f"{'run':>4}{'fixes':>10}{'stateless s':>13}{'stateful s':>12}{'ratio':>7}{'peak MB':>9}{'state MB':>10}{'B/user':>8}{'users':>8}{'held':>7}{'wal MB':>8}")
+    print(f"{'run':>4}{'fixes':>10}{'stateless s':>13}{'stateful s':>12}{'ratio':>7}{'peak MB':>9}{'(stateless)':>12}{'state MB':>10}{'B/user':>8}{'users':>8}{'held':>7}{'wal MB':>8}")
     for r in rs:
-        print(f"{r[0]:>4}{r[1]:>10,}{r[2]:>13.2f}{r[3]:>12.2f}{r[3] / r[2]:>7.2f}{r[4]:>9.0f}{r[5] / 1048576:>10.1f}{r[5] / max(1, r[6]):>8.0f}{r[6]:>8,}{r[7]:>7,}{r[9] / 1048576:>8.1f}")
+        print(f"{r[0]:>4}{r[1]:>10,}{r[2]:>13.2f}{r[3]:>12.2f}{r[3] / r[2]:>7.2f}{r[4]:>9.0f}{r[10]:>12.0f}{r[5] / 1048576:>10.1f}{r[5] / max(1, r[6]):>8.0f}{r[6]:>8,}{r[7]:>7,}{r[9] / 1048576:>8.1f}")
     ratios = sorted(r[3] / r[2] for r in rs)
     over = sum(1 for x in ratios if x > 1.5)
     print(f"stateful/stateless: min {ratios[0]:.2f}x, median {ratios[len(ratios) // 2]:.2f}x, max {ratios[-1]:.2f}x; "
-          f"{over} of {len(ratios)} runs over 1.5x; peak {min(r[4] for r in rs):.0f}-{max(r[4] for r in rs):.0f} MB")
+          f"{over} of {len(ratios)} runs over 1.5x; peak {min(r[4] for r in rs):.0f}-{max(r[4] for r in rs):.0f} MB"
+          f" (stateless {min(r[10] for r in rs):.0f}-{max(r[10] for r in rs):.0f} MB{'' if TIME else ', bounded below by this script'})")
     print(f"all {len(rs)} runs: stateless {sum(r[2] for r in rs):.1f} s, stateful {sum(r[3] for r in rs):.1f} s")
     print(f"write-ahead log beside the state: {min(r[9] for r in rs) / 1048576:.1f}-{max(r[9] for r in rs) / 1048576:.1f} MB")
     if len(rs) >= 30:

@@ -131,7 +131,7 @@ final class StateCommandTests: XCTestCase {
 
     /// A state of schema version 1 (an older geocampaign's, whose kept decisions have no rule id)
     /// is continued: runs 2 and 3 print what they print on a state this build made, but for the
-    /// reasons' naming of run 1's decisions; the state becomes version 2 with the first commit.
+    /// reasons' naming of run 1's decisions; the first run converts it to the current version.
     func testAStateOfSchemaVersion1IsContinued() throws {
         let old = BinaryRunner.root.appendingPathComponent("Tests/Data/state-v1/after-batch-1.db")
         try FileManager.default.copyItem(at: old, to: dir.appendingPathComponent("old"))
@@ -149,9 +149,32 @@ final class StateCommandTests: XCTestCase {
             XCTAssertEqual(withoutReasons(a.stdout), withoutReasons(b.stdout), "run \(k)")
             XCTAssertFalse(a.stdout.isEmpty)
             named += b.stdout.split(separator: "\n").filter { $0.contains(#""by":[{"#) }.count
-            if k == 2 { XCTAssertEqual(try info("old")["schema version"], "2") }
+            if k == 2 { XCTAssertEqual(try info("old")["schema version"], "3") }
         }
         XCTAssertGreaterThan(named, 0, "the runs have reasons that the comparison leaves aside")
+    }
+
+    /// A state of schema version 2 (a row per user, Tests/Data/state-v2: main's build at f5b1404
+    /// after batch 1) continued by this build, which converts it to blocks of users (version 3),
+    /// prints byte for byte what the build that wrote it printed for batches 2 and 3, and holds
+    /// the same content (the same digests). Negative control: a new state continued with batch 2
+    /// prints something else (the old state's users and deliveries matter).
+    func testAStateOfSchemaVersion2IsContinuedAsItsBuildContinuedIt() throws {
+        let fixture = BinaryRunner.root.appendingPathComponent("Tests/Data/state-v2")
+        try FileManager.default.copyItem(at: fixture.appendingPathComponent("after-batch-1.db"), to: dir.appendingPathComponent("old"))
+        XCTAssertEqual(try info("old")["schema version"], "2")
+        let digests = ["d9b1e20daa82858c", "22c175e3f5d28df8"]
+        for k in 2...3 {
+            let r = try evaluate(k, state: "old", extra: k == 3 ? ["--final"] : [])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertEqual(r.stdout, try String(contentsOf: fixture.appendingPathComponent("run-\(k).jsonl"), encoding: .utf8), "run \(k)")
+            let i = try info("old")
+            XCTAssertEqual(i["schema version"], "3")
+            XCTAssertEqual(i["content digest"], digests[k - 2], "run \(k)")
+        }
+        let fresh = try evaluate(2, state: "new")
+        XCTAssertEqual(fresh.status, 0, fresh.stderr)
+        XCTAssertNotEqual(fresh.stdout, try String(contentsOf: fixture.appendingPathComponent("run-2.jsonl"), encoding: .utf8))
     }
 
     /// Each run copies the previous run's write-ahead log into the database at its start and
@@ -209,7 +232,7 @@ final class StateCommandTests: XCTestCase {
         // in WAL mode: its write-ahead log `s-wal` holds a newer copy of that page (the run's),
         // so the log is removed (and the run's changes with it, which do not matter here) to
         // make the patched header the one that is read. The database file alone is a state of
-        // version 2, as the unpatched copy `c` shows.
+        // version 3, as the unpatched copy `c` shows.
         let fm = FileManager.default
         for name in ["s-wal", "s-shm"] {
             XCTAssertTrue(fm.fileExists(atPath: dir.appendingPathComponent(name).path), name)
@@ -218,12 +241,12 @@ final class StateCommandTests: XCTestCase {
         let url = dir.appendingPathComponent("s")
         try fm.copyItem(at: url, to: dir.appendingPathComponent("c"))
         var bytes = try Data(contentsOf: url)
-        XCTAssertEqual(Array(bytes[60..<64]), [0, 0, 0, 2])
+        XCTAssertEqual(Array(bytes[60..<64]), [0, 0, 0, 3])
         bytes[60] = 0; bytes[61] = 0; bytes[62] = 0; bytes[63] = 9
         try bytes.write(to: url)
         let r = try evaluate(2)
         XCTAssertEqual(r.status, 65)
-        XCTAssertTrue(r.stderr.contains("the state has schema version 9, newer than version 2 that this geocampaign reads"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("the state has schema version 9, newer than version 3 that this geocampaign reads"), r.stderr)
         let control = try evaluate(2, state: "c")
         XCTAssertEqual(control.status, 0, control.stderr)
     }

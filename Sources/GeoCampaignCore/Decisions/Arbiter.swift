@@ -141,6 +141,10 @@ public struct Arbiter: Sendable {
         var capHistory: [(slot: Int, times: [Int64], decisions: [PriorDecision])] = []
         var deliveredTimes: [Int64] = []
         var delivered: [PriorDecision] = []
+        // With decisions of earlier runs, the times arrays are made at their largest size at
+        // once (grown one append at a time, a user's few seeds cost an allocation each).
+        let most = prior.isEmpty ? 0 : prior.count + triggers.count
+        deliveredTimes.reserveCapacity(most)
         for (seed, place) in zip(prior, places(of: prior, explain: explain)) {
             let named = place.rule.map {
                 PriorDecision(trigger: Trigger(time: seed.time, campaign: $0.campaign, rule: $0.rule, evidence: []),
@@ -151,7 +155,11 @@ public struct Arbiter: Sendable {
                     capHistory[h].times.append(seed.time)
                     if let named { capHistory[h].decisions.append(named) }
                 } else {
-                    capHistory.append((place.slot, [seed.time], named.map { [$0] } ?? []))
+                    var times: [Int64] = []
+                    times.reserveCapacity(most)
+                    times.append(seed.time)
+                    if capHistory.isEmpty { capHistory.reserveCapacity(4) }
+                    capHistory.append((place.slot, times, named.map { [$0] } ?? []))
                 }
             }
             if seed.delivered {

@@ -5,7 +5,18 @@ public enum CampaignLoading {
     /// Loads `paths`; throws exit 66 when a named path cannot be read, 65 when any file has errors.
     /// - Parameter hashesSources: see `CampaignLoader.hashesSources` (a stateful run's load).
     public static func load(_ paths: [String], hashesSources: Bool = false) throws -> LoadResult {
-        let result = CampaignLoader(hashesSources: hashesSources).load(paths: paths)
+        try report(loadQuietly(paths, hashesSources: hashesSources))
+    }
+
+    /// Loads `paths` without printing or throwing anything: `report` does, later (a stateful
+    /// run loads its campaigns beside opening its state, and tells the state's errors first).
+    public static func loadQuietly(_ paths: [String], hashesSources: Bool = false) -> LoadResult {
+        CampaignLoader(hashesSources: hashesSources).load(paths: paths)
+    }
+
+    /// Prints `result`'s diagnostics on stderr and throws as `load` does; returns `result`.
+    @discardableResult
+    public static func report(_ result: LoadResult) throws -> LoadResult {
         for d in result.diagnostics { Console.err(d.description + "\n") }
         try check(result)
         if result.hasErrors {

@@ -75,7 +75,12 @@ extension Replay {
         // entered after them): then the sort, which would leave them as they are, is skipped.
         let precedes = { (a: Visit, b: Visit) in (a.enter, a.region, a.exit ?? .max) < (b.enter, b.region, b.exit ?? .max) }
         for c in visits.indices where !st.campaigns[c].visits.isEmpty {
-            visits[c] = st.campaigns[c].visits + fresh[c]
+            // The kept visits' array, taken from the state (it is replaced below), takes the fresh
+            // ones in place when the record's decoding left it room (`UserState.decoded`).
+            var combined = st.campaigns[c].visits
+            st.campaigns[c].visits = []
+            combined.append(contentsOf: fresh[c])
+            visits[c] = combined
             if zip(visits[c], visits[c].dropFirst()).contains(where: { precedes($1, $0) }) { visits[c].sort(by: precedes) }
         }
         var triggers: [Trigger] = []
@@ -110,10 +115,9 @@ extension Replay {
         }
         for c in visits.indices {
             let reach = context.visitReach[c]
-            st.campaigns[c].visits = visits[c].filter { v in
-                guard let exit = v.exit else { return false }
-                return StateHorizon.matters(end: exit, reach: reach, at: horizon)
-            }
+            let kept = { (v: Visit) in v.exit.map { StateHorizon.matters(end: $0, reach: reach, at: horizon) } ?? false }
+            // Every visit kept (closed, and within reach): the outcome's array is shared, not copied.
+            st.campaigns[c].visits = visits[c].allSatisfy(kept) ? visits[c] : visits[c].filter(kept)
         }
         st.settled = final ? tEnd : settled
 

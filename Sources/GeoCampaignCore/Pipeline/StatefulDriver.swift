@@ -39,6 +39,27 @@ public struct StatefulDriver {
     ///   schema (65), a state in use (1), and every error of a one-shot run.
     public func run(_ makeRender: (CampaignSet) -> @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8]) throws -> RunSummary {
         var clock = StageClock()
+        // The campaigns load and compile on a thread of their own from the start, beside the
+        // state's opening (which rebuilds the index of the write-ahead log: a read of the
+        // previous run's pages) and the batch's reading: they are the longest part of a run's
+        // start. Their diagnostics are printed, and their errors thrown, when the run waits
+        // for them, after the state's own errors (in use, final, a newer schema), as when they
+        // were loaded once the state was open. Their fingerprints wait for the ones the state
+        // keeps (`Fingerprints`), handed over once it is open.
+        let options = Replay.Options(threads: history.threads, evaluateRules: evaluateRules)
+        let campaignPaths = history.campaignPaths
+        let cachedFingerprints = Handoff<[String: String]>()
+        let job = BackgroundTask(.ownThread("campaigns")) { () -> (LoadResult, Replay?, Fingerprints?, loadSeconds: Double) in
+            let start = Date()
+            let loaded = CampaignLoading.loadQuietly(campaignPaths, hashesSources: true)
+            let seconds = Date().timeIntervalSince(start)
+            guard loaded.unreadablePaths.isEmpty, !loaded.hasErrors else { return (loaded, nil, nil, seconds) }
+            let replay = Replay(campaigns: loaded.campaignSet, options: options)
+            return (loaded, replay, Fingerprints(loaded.campaignSet, cached: cachedFingerprints.value), seconds)
+        }
+        // Handed over in every case, so that the job ends whatever this run does.
+        var cached: [String: String] = [:]
+        defer { cachedFingerprints.set(cached) }
         let store = try StateStore(path: statePath, create: true)
         try store.begin()
         var committed = false
@@ -78,11 +99,9 @@ public struct StatefulDriver {
             throw RunError.data("\(statePath): the state holds '\(other)' runs; '\(command)' cannot continue it: use another --state")
         }
 
-        // The campaigns load and compile on another thread while the batch is read; their
-        // errors win over reading errors, as in a one-shot run.
-        let options = Replay.Options(threads: history.threads, evaluateRules: evaluateRules)
-        let campaignPaths = history.campaignPaths
-        let cached = try store.sourceFingerprints()
+        // The campaigns' errors win over reading errors, as in a one-shot run.
+        cached = try store.sourceFingerprints()
+        cachedFingerprints.set(cached)
         let known = try store.campaigns()
         let lastSlot = Int(try store.meta("last_slot") ?? "") ?? 0
         // From here until `logReady` is done, this thread leaves the store alone: the first
@@ -94,19 +113,10 @@ public struct StatefulDriver {
             guard let r = recordReader.value else { throw RunError.failure("\(stateFile): cannot open the state a second time to read its users' records") }
             return r
         }
-        let job = BackgroundTask(.ownThread("campaigns")) { () -> Result<(CampaignSet, Replay, Fingerprints), Error> in
-            do {
-                let set = try CampaignLoading.load(campaignPaths, hashesSources: true).campaignSet
-                return .success((set, Replay(campaigns: set, options: options), Fingerprints(set, cached: cached)))
-            } catch {
-                return .failure(error)
-            }
-        }
         // The campaigns' job, the batch's hash and the log's preparation each run on a thread of
         // their own (`BackgroundTask.Place.ownThread`): the global queue's pool (a thread per
         // core) is left to the parallel loops of the reading and loading, as in a one-shot run
         // (on the pool, the campaigns waited for a free thread, and the batch was parsed on one).
-        let hashJob = BackgroundTask(.ownThread("batch-hash"), hashBatch)
         logReady = BackgroundTask(.ownThread("state-log")) { Result { try store.prepareLog(checkpointed: { recordReader.set($0) }) } }
 
         // The batch, and (below) the late fixes among it.
@@ -115,15 +125,20 @@ public struct StatefulDriver {
         var batchOptions = history
         batchOptions.rejects = nil
         let read = Result { try HistoryLoading.readPacked(batchOptions, progress: progress, observe: { rejects.append($0) }) }
-        if let summary = try repeated(hashJob) { return summary }
-        let hash = try hashJob.value.get()
+        // The batch's hash once it is read: beside the reading it took the cores from the parse
+        // and the campaigns' loading, the run's longest part until then; after it, it shares them
+        // with the loading's end and the records' reading (M, run 30, in one loop of 11 rounds:
+        // the read stage 120 ms against 134 ms with the hash from the start, 110 ms with it
+        // during the replay, whose 92 ms became 110).
+        let hashJob = BackgroundTask(.ownThread("batch-hash"), hashBatch)
 
         // The batch's users, then (with --final) the state's users without fixes in it: those
         // past `batch.userCount` have none. Their records are read from now on, beside the
-        // campaigns' loading and the replay (`RecordFeed`).
+        // campaigns' loading, the batch's hash and the replay (`RecordFeed`); before the hash
+        // tells whether the batch is a repeat (then they are not used).
         var ids: [String] = []
         var order: [Int] = []
-        var feed: RecordFeed?
+        var feed: RecordFeed<UserBlockCursor.Location>?
         defer {
             feed?.stop()
             _ = try? feed?.finish()
@@ -136,10 +151,16 @@ public struct StatefulDriver {
             }
             order = Replay.byteOrder(ids)
             feed = RecordFeed(ids: ids, order: order, starts: Replay.blockStarts(users: order.count, threads: history.threads)) {
-                try reader().records(sortedIds: $0)
+                try reader().locations(sortedIds: $0)
             }
         }
-        let (campaigns, replay, fingerprints) = try job.value.get()
+        if let summary = try repeated(hashJob) { return summary }
+        let hash = try hashJob.value.get()
+        let (loaded, compiled, computed, loadSeconds) = job.value
+        clock.record("campaigns", seconds: loadSeconds, during: "read")
+        try CampaignLoading.report(loaded)
+        guard let replay = compiled, let fingerprints = computed else { throw RunError.failure("the campaigns were not compiled") }
+        let campaigns = loaded.campaignSet
         let (batch, readStats) = try read.get()
         guard let records = feed else { preconditionFailure("the records are read from when the batch is") }
         var stats = readStats
@@ -164,7 +185,7 @@ public struct StatefulDriver {
         var damaged: UserResult?
         var lateBefore: [UserKey: Int64] = [:]
         var lateCount = 0
-        var writer: StateStore.UserWriter?
+        var writer: UserBlockWriter?
         try Self.resumeAll(replay, ids: ids, batch: batch, coding: coding, order: order, final: final,
                            context: context, render: render, threads: history.threads, feed: records) { results, bytes, blockCounters in
             output += bytes
@@ -175,14 +196,14 @@ public struct StatefulDriver {
                     lateCount += r.late
                     lateBefore[UserKey(r.id)] = r.lateBefore
                 }
-                guard !r.skipped else { continue }
                 if writer == nil {
                     try logReady?.value.get()
-                    writer = try store.userWriter()
+                    writer = try store.blockWriter()
                 }
-                try writer?.put(r.id, held: r.held, record: r.record)
+                try writer?.set(r.location, id: r.id, held: r.held, record: r.skipped ? nil : r.record)
             }
         }
+        try writer?.finish()
         // Its read transaction ends before the commit (which, in a rollback journal, would wait for it).
         recordReader.value?.end()
         if let damaged {
@@ -337,6 +358,8 @@ public struct StatefulDriver {
         var id: String
         /// The user's index in the run's ids.
         var index: Int
+        /// Where the state holds (or is to hold) the user's record.
+        var location: UserBlockCursor.Location
         /// The record after this run, and its held decisions.
         var record: [UInt8] = []
         var held = 0
@@ -349,19 +372,19 @@ public struct StatefulDriver {
         var skipped = false
     }
 
-    /// Resumes every user on `threads` worker threads, each decoding the user's record, cutting
-    /// the late fixes and encoding the new record; `consume` gets the results in `order`, on the
-    /// calling thread, block by block as the workers finish them, with the block's output
-    /// (its users' rendered bytes, in order) and counters, made on the worker as in a one-shot
-    /// replay. The fixes of user `i` are `batch`'s, read in place (none for `i >= batch.userCount`).
-    /// The stored records come from `feed`, block by block (its blocks are the replay's); a
-    /// worker waits for its block's only.
+    /// Resumes every user on `threads` worker threads, each decoding the user's record (where
+    /// its block holds it), cutting the late fixes and encoding the new record; `consume` gets
+    /// the results in `order`, on the calling thread, block by block as the workers finish them,
+    /// with the block's output (its users' rendered bytes, in order) and counters, made on the
+    /// worker as in a one-shot replay. The fixes of user `i` are `batch`'s, read in place (none
+    /// for `i >= batch.userCount`). The users' locations in the state come from `feed`, block by
+    /// block (its blocks are the replay's); a worker waits for its block's only.
     /// - Throws: what `consume` throws, or the feed's error (the blocks not read by then are
     ///   given up, and the workers stop).
     static func resumeAll(_ replay: Replay, ids: [String], batch: PackedHistory, coding: RecordCoding, order: [Int],
                           final: Bool, context: Replay.ResumeContext,
                           render: @escaping @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8], threads: Int,
-                          feed: RecordFeed, consume: ([UserResult], [UInt8], ReplayCounters) throws -> Void) throws {
+                          feed: RecordFeed<UserBlockCursor.Location>, consume: ([UserResult], [UInt8], ReplayCounters) throws -> Void) throws {
         let starts = feed.starts
         let blocks = starts.count - 1
         let slots = ResultSlots(blocks: blocks)
@@ -376,7 +399,7 @@ public struct StatefulDriver {
                     var bytes: [UInt8] = []
                     var counters = ReplayCounters()
                     for k in starts[b]..<starts[b + 1] {
-                        block.append(resumeOne(replay, index: order[k], ids: ids, batch: batch, record: stored[k - starts[b]], coding: coding,
+                        block.append(resumeOne(replay, index: order[k], ids: ids, batch: batch, location: stored[k - starts[b]], coding: coding,
                                                final: final, context: context, render: render, evaluators: evaluators, arbiter: arbiter,
                                                bytes: &bytes, counters: &counters))
                     }
@@ -400,31 +423,31 @@ public struct StatefulDriver {
     }
 
     /// One user of `resumeAll`: its rendered output is appended to `bytes`, its counts added to `counters`.
-    private static func resumeOne(_ replay: Replay, index i: Int, ids: [String], batch: PackedHistory, record: [UInt8]?, coding: RecordCoding,
-                                  final: Bool, context: Replay.ResumeContext,
+    private static func resumeOne(_ replay: Replay, index i: Int, ids: [String], batch: PackedHistory, location: UserBlockCursor.Location,
+                                  coding: RecordCoding, final: Bool, context: Replay.ResumeContext,
                                   render: @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8],
                                   evaluators: [RuleEvaluator], arbiter: Arbiter,
                                   bytes: inout [UInt8], counters: inout ReplayCounters) -> UserResult {
         if i < batch.userCount {
             return batch.withFixes(of: i) {
-                resumeOne(replay, index: i, ids: ids, fixes: $0, record: record, coding: coding, final: final, context: context,
+                resumeOne(replay, index: i, ids: ids, fixes: $0, location: location, coding: coding, final: final, context: context,
                           render: render, evaluators: evaluators, arbiter: arbiter, bytes: &bytes, counters: &counters)
             }
         }
-        return resumeOne(replay, index: i, ids: ids, fixes: UnsafeBufferPointer(start: nil, count: 0), record: record, coding: coding, final: final,
+        return resumeOne(replay, index: i, ids: ids, fixes: UnsafeBufferPointer(start: nil, count: 0), location: location, coding: coding, final: final,
                          context: context, render: render, evaluators: evaluators, arbiter: arbiter, bytes: &bytes, counters: &counters)
     }
 
     /// As `resumeOne(_:index:ids:batch:...)`, over the user's fixes `fixes` (valid during the call).
-    private static func resumeOne(_ replay: Replay, index i: Int, ids: [String], fixes: UnsafeBufferPointer<Fix>, record: [UInt8]?,
+    private static func resumeOne(_ replay: Replay, index i: Int, ids: [String], fixes: UnsafeBufferPointer<Fix>, location: UserBlockCursor.Location,
                                   coding: RecordCoding, final: Bool, context: Replay.ResumeContext,
                                   render: @Sendable (UserOutcome, inout ReplayCounters) -> [UInt8],
                                   evaluators: [RuleEvaluator], arbiter: Arbiter,
                                   bytes: inout [UInt8], counters: inout ReplayCounters) -> UserResult {
-        var result = UserResult(id: ids[i], index: i)
+        var result = UserResult(id: ids[i], index: i, location: location)
         var state: UserState?
         var batch = fixes
-        if let record {
+        if let record = location.record {
             guard let st = UserState.decoded(record, campaignOfSlot: coding.campaignOfSlot, campaignCount: coding.campaignCount) else {
                 result.damaged = true
                 result.skipped = true
@@ -459,10 +482,10 @@ public struct StatefulDriver {
 /// The stored records of a run's users, read block by block in byte order of the ids on a
 /// thread of its own (one ordered pass over the users table, beside the campaigns' loading and
 /// the replay), and waited for by the workers block by block.
-final class RecordFeed: @unchecked Sendable {
+final class RecordFeed<Item>: @unchecked Sendable {
     /// The blocks: block `b` is the users `order[starts[b]..<starts[b + 1]]`.
     let starts: [Int]
-    private var blocks: [[[UInt8]?]?]
+    private var blocks: [[Item]?]
     /// Blocks read so far.
     private var read = 0
     /// No more blocks are read: the reading stopped or failed.
@@ -471,8 +494,9 @@ final class RecordFeed: @unchecked Sendable {
     private let condition = NSCondition()
     private let reading = DispatchGroup()
 
-    /// Starts reading: block `b`'s records are `records` of its ids, in order (nil: a new user).
-    init(ids: [String], order: [Int], starts: [Int], records: @escaping @Sendable ([String]) throws -> [[UInt8]?]) {
+    /// Starts reading: block `b`'s records are `records` of its ids, in order (for a run: each
+    /// user's location in the state, `UserBlockCursor.Location`).
+    init(ids: [String], order: [Int], starts: [Int], records: @escaping @Sendable ([String]) throws -> [Item]) {
         self.starts = starts
         blocks = Array(repeating: nil, count: starts.count - 1)
         reading.enter()
@@ -491,7 +515,7 @@ final class RecordFeed: @unchecked Sendable {
     }
 
     /// Sets block `b`; false when stopped.
-    private func set(_ b: Int, _ records: [[UInt8]?]) -> Bool {
+    private func set(_ b: Int, _ records: [Item]) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         guard !stopped else { return false }
@@ -518,7 +542,7 @@ final class RecordFeed: @unchecked Sendable {
     }
 
     /// Waits for block `b`'s records and takes them; nil when it is never read.
-    func wait(_ b: Int) -> [[UInt8]?]? {
+    func wait(_ b: Int) -> [Item]? {
         condition.lock()
         defer { condition.unlock() }
         while read <= b && !stopped { condition.wait() }

@@ -158,8 +158,11 @@ public struct StreamDriver {
             // Idle users are written with the others and dropped once the commit stands.
             let idle = session.idle(idleMs)
             try store.begin()
-            let writer = try store.userWriter()
-            for key in session.dirty { if let s = session.users[key] { try writer.put(key.id, held: s.held, record: s.encoded(slots: slots)) } }
+            // In byte order of the ids: each block of the state is read and written once.
+            let dirty = Array(session.dirty)
+            try store.putRecords(Replay.byteOrder(dirty.map(\.id)).compactMap { k in
+                session.users[dirty[k]].map { (dirty[k].id, $0.held, $0.encoded(slots: slots)) }
+            })
             try store.setMeta("stream_source", source)
             try store.setMeta("stream_offset", String(offset))
             try store.setMeta("stream_lines", String(session.lines))

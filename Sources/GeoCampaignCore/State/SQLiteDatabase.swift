@@ -115,6 +115,44 @@ final class SQLiteStatement {
         }
     }
 
+    /// Resets the statement and binds ?1 to the text of `bytes` (UTF-8, copied): compared with a
+    /// TEXT column as text, byte by byte (a BLOB value would compare above every text).
+    func bind(text bytes: UnsafeRawBufferPointer) throws {
+        sqlite3_reset(stmt)
+        sqlite3_clear_bindings(stmt)
+        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        let p = (bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self)
+        if sqlite3_bind_text(stmt, 1, p, Int32(bytes.count), transient) != SQLITE_OK { throw db.failure("cannot bind a value") }
+    }
+
+    /// A value bound where it lies (`run(borrowing:)`).
+    enum Borrowed {
+        case int(Int64)
+        /// UTF-8 bytes, bound as text.
+        case text(UnsafeRawBufferPointer)
+        case blob(UnsafeRawBufferPointer)
+    }
+
+    /// Runs the statement to completion with `values` bound to ?1, ?2, ... where they lie
+    /// (`SQLITE_STATIC`: SQLite copies no text or blob; they are unbound before this returns,
+    /// while they still exist).
+    func run(borrowing values: [Borrowed]) throws {
+        sqlite3_reset(stmt)
+        defer { sqlite3_clear_bindings(stmt) }
+        let none = UnsafeRawPointer(bitPattern: 1)!
+        for (i, v) in values.enumerated() {
+            let k = Int32(i + 1)
+            let rc: Int32
+            switch v {
+            case .int(let n): rc = sqlite3_bind_int64(stmt, k, n)
+            case .text(let b): rc = sqlite3_bind_text(stmt, k, (b.baseAddress ?? none).assumingMemoryBound(to: CChar.self), Int32(b.count), nil)
+            case .blob(let b): rc = sqlite3_bind_blob(stmt, k, b.baseAddress ?? none, Int32(b.count), nil)
+            }
+            if rc != SQLITE_OK { throw db.failure("cannot bind a value") }
+        }
+        while try step() {}
+    }
+
     /// Steps once: true when a row is available.
     func step() throws -> Bool {
         switch sqlite3_step(stmt) {

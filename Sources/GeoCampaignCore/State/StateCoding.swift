@@ -113,6 +113,15 @@ struct StateReader {
 
     /// Whether every byte was read.
     var atEnd: Bool { at == end }
+    /// How many bytes were read.
+    var offset: Int { at }
+
+    /// Passes `n` bytes; false (and nothing passed) when fewer are left.
+    @inline(__always) mutating func skip(_ n: Int) -> Bool {
+        guard n >= 0, end - at >= n else { return false }
+        at += n
+        return true
+    }
 
     private mutating func take(_ n: Int) -> UnsafeRawBufferPointer? {
         guard n >= 0, end - at >= n else { return nil }

@@ -1,22 +1,25 @@
 import Foundation
 
 /// The state database of stateful runs (state.md 1): an SQLite file holding, per user, the
-/// record of `UserState`, the campaigns' fingerprints, and the latest run's batch and output.
+/// record of `UserState` (in blocks of users, `UserBlock`), the campaigns' fingerprints, and the
+/// latest run's batch and output.
 ///
 /// Tables (inspect them with `sqlite3 PATH`): `meta(key, value)`; `campaigns(slot, id,
-/// fingerprint, since_run)`; `users(id, held, state)`; `runs(run, at, batch, output, rejects,
-/// command)`, of which only the latest keeps its output. The schema version is
-/// `PRAGMA user_version`; a state of a newer version is refused, naming both versions.
+/// fingerprint, since_run)`; `user_blocks(first, users, held, records)`; `runs(run, at, batch,
+/// output, rejects, command)`, of which only the latest keeps its output. The schema version is
+/// `PRAGMA user_version`; a state of a newer version is refused, naming both versions, and one
+/// of an older version is converted (`migrateToBlocks`).
 ///
 /// A run or stream (a store opened with `create`) holds the state for its lifetime, by an
 /// exclusive lock on the file `PATH-lock` beside it (`StateLock`), and the database's write
 /// lock from `begin` to `commit`: a second run on the same state waits for nothing and fails
 /// with a message instead. A reader (`--state-info`) takes neither.
 public final class StateStore {
-    /// The schema version this build writes. Version 2 keeps each kept decision's rule id in the
-    /// user records (`UserState.recordVersion`); a state of version 1 is read and continued, and
-    /// becomes version 2 when a run commits to it.
-    public static let schemaVersion: Int64 = 2
+    /// The schema version this build writes. Version 2 kept each kept decision's rule id in the
+    /// user records (`UserState.recordVersion`); version 3 keeps the records in blocks of users
+    /// (`UserBlock`) instead of a row per user. A state of version 1 or 2 is read and continued:
+    /// the first run or stream that opens it converts it (`migrateToBlocks`).
+    public static let schemaVersion: Int64 = 3
     /// The oldest schema version this build reads.
     static let oldestSchemaVersion: Int64 = 1
     /// `PRAGMA application_id`: "geoc".
@@ -28,7 +31,7 @@ public final class StateStore {
     /// A run's or stream's hold on the state for its lifetime (`StateLock`); nil for a reader.
     private let lock: StateLock?
     /// The schema version of the file as opened.
-    public private(set) var version: Int64
+    public internal(set) var version: Int64
 
     /// One campaign the state knows.
     public struct CampaignEntry: Sendable, Equatable {
@@ -76,7 +79,11 @@ public final class StateStore {
         // the next run's checkpoint, beside its reading (`checkpoint(path:)`), not by this
         // run's commit or close (wal_autocheckpoint = 0, and no checkpoint on close).
         // A reader (--state-info) leaves the mode as it finds it.
-        try db.exec("PRAGMA busy_timeout = \(max(0, busyTimeoutMs)); PRAGMA cache_size = -262144; PRAGMA wal_autocheckpoint = 0"
+        // Freed pages are not overwritten with zeros (`secure_delete = FAST`: deleted content is
+        // zeroed only within pages that are written anyway): with SQLite's default here (on), a
+        // run wrote every page it freed (the previous run's output, the old blocks' overflow
+        // pages) to the log a second time, as zeros: 110 of run 30's 838 pages.
+        try db.exec("PRAGMA busy_timeout = \(max(0, busyTimeoutMs)); PRAGMA cache_size = -262144; PRAGMA wal_autocheckpoint = 0; PRAGMA secure_delete = FAST"
                     + (create ? "; PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL" : ""))
         version = try db.pragma("user_version")
         let app = try db.pragma("application_id")
@@ -93,7 +100,7 @@ public final class StateStore {
                 PRAGMA user_version = \(Self.schemaVersion);
                 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
                 CREATE TABLE campaigns(slot INTEGER PRIMARY KEY, id TEXT NOT NULL, fingerprint TEXT NOT NULL, since_run INTEGER NOT NULL);
-                CREATE TABLE users(id TEXT PRIMARY KEY, held INTEGER NOT NULL, state BLOB NOT NULL) WITHOUT ROWID;
+                \(Self.blocksSchema)
                 CREATE TABLE runs(run INTEGER PRIMARY KEY, at TEXT NOT NULL, batch TEXT NOT NULL, command TEXT NOT NULL, output BLOB, rejects BLOB);
                 \(Self.sourcesTable);
                 COMMIT;
@@ -189,10 +196,19 @@ public final class StateStore {
         private var reading = false
         init(_ db: SQLiteDatabase) { self.db = db }
 
+        private var cursor: UserBlockCursor?
+
+        /// The location of each of `ids` (in byte order, after every id located before, all
+        /// calls in one read transaction): its block, read once.
+        func locations<C: Collection>(sortedIds ids: C) throws -> [UserBlockCursor.Location] where C.Element == String {
+            try begin()
+            if cursor == nil { cursor = try UserBlockCursor(db) }
+            return try ids.map { try cursor!.locate($0) }
+        }
+
         /// As `StateStore.records(sortedIds:)`, all calls in one read transaction.
         public func records(sortedIds ids: [String]) throws -> [[UInt8]?] {
-            try begin()
-            return try StateStore.records(in: db, sortedIds: ids)
+            try locations(sortedIds: ids).map { $0.record.map { Array($0) } }
         }
 
         /// As `StateStore.userIds()`, in the same read transaction.
@@ -203,6 +219,7 @@ public final class StateStore {
 
         /// Ends the read transaction (the state is then read anew by the next call).
         public func end() {
+            cursor = nil
             if reading { try? db.exec("COMMIT") }
             reading = false
         }
@@ -216,11 +233,11 @@ public final class StateStore {
         deinit { end() }
     }
 
-    /// Takes the write lock for one run; an older schema becomes the current one with the run's
-    /// commit (the records this build writes are of the current version).
+    /// Takes the write lock for one run. A state of an older schema is first converted to the
+    /// current one, in a transaction of its own (`migrateToBlocks`).
     public func begin() throws {
+        if version < Self.schemaVersion { try migrateToBlocks() }
         try db.exec("BEGIN IMMEDIATE; CREATE TABLE IF NOT EXISTS" + Self.sourcesTable.dropFirst("CREATE TABLE".count))
-        if version < Self.schemaVersion { try db.exec("PRAGMA user_version = \(Self.schemaVersion)") }
     }
 
     /// The cache of fingerprints by the bytes of the campaigns' files (`sourceFingerprints`).
@@ -283,17 +300,32 @@ public final class StateStore {
         for e in entries { try s.run([.int(Int64(e.slot)), .text(e.id), .text(e.fingerprint), .int(Int64(e.sinceRun))]) }
     }
 
-    /// Reads user records; `body` gets each id and record.
+    /// Reads user records one at a time (a stream's lookups).
     public final class UserReader {
+        private let path: String
         private let stmt: SQLiteStatement
-        init(_ db: SQLiteDatabase) throws { stmt = try db.prepare("SELECT state FROM users WHERE id = ?1") }
+        init(_ db: SQLiteDatabase) throws {
+            path = db.path
+            stmt = try db.prepare("SELECT records FROM user_blocks WHERE first <= ?1 ORDER BY first DESC LIMIT 1")
+        }
         /// The record of `id`, nil for a user the state does not hold.
         public func record(_ id: String) throws -> [UInt8]? { try withRecord(id) { Array($0) } }
         /// `body` of the record of `id` where SQLite holds it (no copy: decode it there,
         /// `UserState.decoded`); nil for a user the state does not hold.
+        /// - Throws: `RunError.data` when its block cannot be read.
         public func withRecord<T>(_ id: String, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T? {
-            try stmt.bind([.text(id)])
-            return try stmt.step() ? try stmt.withBlob(0, body) : nil
+            var id = id
+            return try id.withUTF8 { i -> T? in
+                try stmt.bind(text: UnsafeRawBufferPointer(i))
+                guard try stmt.step() else { return nil }
+                return try stmt.withBlob(0) { blob -> T? in
+                    switch UserBlock.find(UnsafeRawBufferPointer(i), in: blob) {
+                    case nil: return nil
+                    case .record(_, let r)?: return try body(r)
+                    case .damaged?: throw RunError.data("\(path): the state's blocks of user records are damaged; the state cannot be continued")
+                    }
+                }
+            }
         }
     }
 
@@ -301,45 +333,12 @@ public final class StateStore {
     public func userReader() throws -> UserReader { try UserReader(db) }
 
     /// The records of `ids`, which must be in byte order without repeats (nil for a user the
-    /// state does not hold), read in one pass over the users table in key order: a merge of
-    /// the sorted ids with an ordered scan from the first of them, which seeks ahead (one
-    /// B-tree descent) instead of stepping when the next id is far, so a batch of few users
-    /// does not read the whole table.
+    /// state does not hold), read in one pass over the blocks in key order (`UserBlockCursor`),
+    /// each block that holds one of them read once.
     /// - Complexity: O(k log n) for k ids in a state of n users, pages read in key order.
-    public func records(sortedIds ids: [String]) throws -> [[UInt8]?] { try Self.records(in: db, sortedIds: ids) }
-
-    /// `records(sortedIds:)` on the connection `db`.
-    private static func records(in db: SQLiteDatabase, sortedIds ids: [String]) throws -> [[UInt8]?] {
-        var out = [[UInt8]?](repeating: nil, count: ids.count)
-        guard !ids.isEmpty else { return out }
-        let scan = try db.prepare("SELECT id, state FROM users WHERE id >= ?1 ORDER BY id")
-        // Rows passed without a match before seeking to the next id instead.
-        let patience = 8
-        var k = 0
-        seek: while k < ids.count {
-            try scan.bind([.text(ids[k])])
-            var misses = 0
-            while try scan.step() {
-                // c: the row's id against ids[k]; ids the scan has passed are not in the state.
-                var c = scan.compareText(0, with: ids[k])
-                while c > 0 {
-                    k += 1
-                    if k == ids.count { break seek }
-                    c = scan.compareText(0, with: ids[k])
-                }
-                if c == 0 {
-                    out[k] = scan.blob(1)
-                    k += 1
-                    misses = 0
-                    if k == ids.count { break seek }
-                } else {
-                    misses += 1
-                    if misses > patience { continue seek }
-                }
-            }
-            break
-        }
-        return out
+    public func records(sortedIds ids: [String]) throws -> [[UInt8]?] {
+        let cursor = try UserBlockCursor(db)
+        return try ids.map { try cursor.locate($0).record.map { Array($0) } }
     }
 
     /// Every user id, in byte order.
@@ -347,25 +346,26 @@ public final class StateStore {
 
     /// `userIds()` on the connection `db`.
     private static func userIds(in db: SQLiteDatabase) throws -> [String] {
-        let s = try db.prepare("SELECT id FROM users ORDER BY id")
-        try s.bind([])
         var out: [String] = []
-        while try s.step() { out.append(s.text(0)) }
+        try forEachBlock(in: db) { block in
+            for i in block.entries.indices { out.append(String(decoding: block.id(i), as: UTF8.self)) }
+        }
         return out
     }
 
-    /// Writes user records.
+    /// Writes user records one at a time (tests; a run writes its blocks with
+    /// `UserBlockWriter`, a stream its users with `putRecords`).
     public final class UserWriter {
-        private let stmt: SQLiteStatement
-        init(_ db: SQLiteDatabase) throws { stmt = try db.prepare("INSERT OR REPLACE INTO users(id, held, state) VALUES (?1, ?2, ?3)") }
+        private let store: StateStore
+        init(_ store: StateStore) { self.store = store }
         /// Stores `record` for `id`.
         public func put(_ id: String, held: Int, record: [UInt8]) throws {
-            try stmt.run(text: id, int: Int64(held), blob: record)
+            try store.putRecords([(id, held, record)])
         }
     }
 
     /// A writer of user records.
-    public func userWriter() throws -> UserWriter { try UserWriter(db) }
+    public func userWriter() throws -> UserWriter { UserWriter(self) }
 
     /// The latest run, if any; its output and rejects only `withOutput` (a repeated batch).
     public func latestRun(withOutput: Bool = false) throws -> RunEntry? {
@@ -388,10 +388,21 @@ public final class StateStore {
 
     /// What `--state-info` prints about the users: how many, decisions held, record bytes.
     public func userTotals() throws -> (users: Int, held: Int, recordBytes: Int) {
-        let s = try db.prepare("SELECT count(*), coalesce(sum(held), 0), coalesce(sum(length(state)), 0) FROM users")
-        try s.bind([])
-        _ = try s.step()
-        return (Int(s.int(0)), Int(s.int(1)), Int(s.int(2)))
+        guard version >= 3 else {
+            let s = try db.prepare("SELECT count(*), coalesce(sum(held), 0), coalesce(sum(length(state)), 0) FROM users")
+            try s.bind([])
+            _ = try s.step()
+            return (Int(s.int(0)), Int(s.int(1)), Int(s.int(2)))
+        }
+        var totals = (users: 0, held: 0, recordBytes: 0)
+        try Self.forEachBlock(in: db) { block in
+            totals.users += block.entries.count
+            for e in block.entries {
+                totals.held += Int(e.held)
+                totals.recordBytes += Int(e.recordCount)
+            }
+        }
+        return totals
     }
 
     /// A hash of what the state holds, wall-clock times aside (users, campaigns, runs with
@@ -402,8 +413,18 @@ public final class StateStore {
             for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
             h = (h ^ 0xFF) &* 0x100_0000_01b3
         }
-        let queries: [(String, Int32)] = [
-            ("SELECT id, held, state FROM users ORDER BY id", 3),
+        // The users as a state of version 2 held them (a row of id, held, record each, in id
+        // order), whatever the layout: a state converted to blocks keeps its digest.
+        if version >= 3 {
+            try Self.forEachBlock(in: db) { block in
+                for (i, e) in block.entries.enumerated() {
+                    mix(Array(block.id(i)))
+                    mix(Array(String(e.held).utf8))
+                    mix(Array(block.record(i)))
+                }
+            }
+        }
+        let queries: [(String, Int32)] = (version >= 3 ? [] : [("SELECT id, held, state FROM users ORDER BY id", 3)]) + [
             ("SELECT slot, id, fingerprint, since_run FROM campaigns ORDER BY slot", 4),
             ("SELECT run, batch, command, output, rejects FROM runs ORDER BY run", 5),
             ("SELECT key, value FROM meta WHERE key NOT IN ('final_at') ORDER BY key", 2),

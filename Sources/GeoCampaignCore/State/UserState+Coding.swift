@@ -10,31 +10,37 @@ extension UserState {
     /// The record, with campaign `c` written as state slot `slots[c]`.
     /// - Complexity: O(size of the state).
     func encoded(slots: [Int]) -> [UInt8] {
-        // The ids of the seeds, each once. A seed names the same campaign, offer and rule as the
-        // one before it most of the time (one rule firing day after day), which costs three
-        // comparisons of equal strings; else each id is searched among the few of the user (a
-        // linear search beats hashing each id: it was a third of the encoding's cost).
-        var ids: [String] = []
-        ids.reserveCapacity(min(3 * seeds.count, 16))
-        var indexed: [(Int, Int, Int)] = []
-        indexed.reserveCapacity(seeds.count)
-        for (k, s) in seeds.enumerated() {
-            if k > 0, case let p = seeds[k - 1], s.campaignId == p.campaignId, s.offerId == p.offerId, s.ruleId == p.ruleId {
-                indexed.append(indexed[k - 1])
-            } else {
-                indexed.append((Self.index(s.campaignId, in: &ids), Self.index(s.offerId, in: &ids), Self.index(s.ruleId, in: &ids)))
+        // The ids of the seeds, each once, and each seed's three indices among them, in room
+        // on the stack (`withUnsafeTemporaryAllocation`; two arrays a record were two of its
+        // allocations). A seed names the same campaign, offer and rule as the one before it
+        // most of the time (one rule firing day after day), which costs three comparisons of
+        // equal strings; else each id is searched among the few of the user (a linear search
+        // beats hashing each id: it was a third of the encoding's cost).
+        withUnsafeTemporaryAllocation(of: (Int, Int, Int).self, capacity: seeds.count) { indexed in
+            withUnsafeTemporaryAllocation(of: String.self, capacity: 3 * seeds.count) { table in
+                var n = 0
+                defer { table.baseAddress?.deinitialize(count: n) }
+                for (k, s) in seeds.enumerated() {
+                    if k > 0, case let p = seeds[k - 1], s.campaignId == p.campaignId, s.offerId == p.offerId, s.ruleId == p.ruleId {
+                        (indexed.baseAddress! + k).initialize(to: indexed[k - 1])
+                    } else {
+                        (indexed.baseAddress! + k).initialize(to: (Self.index(s.campaignId, in: table, count: &n), Self.index(s.offerId, in: table, count: &n),
+                                                                   Self.index(s.ruleId, in: table, count: &n)))
+                    }
+                }
+                let ids = UnsafeBufferPointer(rebasing: table[..<n])
+                // The most bytes each part can take (every number and instant at its longest).
+                let v = StateWriter.maxVarint
+                var bound = 1 + 9 * v + crossing.groups.count * (8 + 2 * v) + crossing.tracks.count * (1 + 4 * v) + seeds.count * (1 + 4 * v)
+                for part in campaigns { bound += 1 + 3 * v + part.visits.count * (1 + 3 * v) }
+                for id in ids { bound += v + id.utf8.count }
+                return StateWriter.bytes(bound: bound) { w in write(to: &w, slots: slots, ids: ids, indexed: UnsafeBufferPointer(indexed)) }
             }
         }
-        // The most bytes each part can take (every number and instant at its longest).
-        let v = StateWriter.maxVarint
-        var bound = 1 + 9 * v + crossing.groups.count * (8 + 2 * v) + crossing.tracks.count * (1 + 4 * v) + seeds.count * (1 + 4 * v)
-        for part in campaigns { bound += 1 + 3 * v + part.visits.count * (1 + 3 * v) }
-        for id in ids { bound += v + id.utf8.count }
-        return StateWriter.bytes(bound: bound) { w in write(to: &w, slots: slots, ids: ids, indexed: indexed) }
     }
 
     /// Writes the record (`encoded`), with the seeds' ids table `ids` and each seed's indices in it.
-    private func write(to w: inout StateWriter, slots: [Int], ids: [String], indexed: [(Int, Int, Int)]) {
+    private func write(to w: inout StateWriter, slots: [Int], ids: UnsafeBufferPointer<String>, indexed: UnsafeBufferPointer<(Int, Int, Int)>) {
         w.u8(Self.recordVersion)
         w.time(t0, from: 0); w.time(tEnd, from: t0); w.time(settled, from: tEnd); w.number(held)
         w.number(crossing.groups.count)
@@ -66,12 +72,40 @@ extension UserState {
         }
     }
 
-    /// The index of `id` in `ids`, appended when it is not there. (A function of its own, not a
-    /// closure over `ids`: a captured variable is checked for exclusive access at every call.)
-    private static func index(_ id: String, in ids: inout [String]) -> Int {
-        if let k = ids.firstIndex(of: id) { return k }
-        ids.append(id)
-        return ids.count - 1
+    /// The seeds of a record of version 2: the table of their ids (read into room on the stack,
+    /// `withUnsafeTemporaryAllocation`), then each seed's time, status and indices in it.
+    /// - Returns: nil when the bytes are damaged.
+    private static func seedsOfVersion2(_ r: inout StateReader, tEnd: Int64) -> [Arbiter.Seed]? {
+        guard let ni = r.count(minBytes: 1) else { return nil }
+        return withUnsafeTemporaryAllocation(of: String.self, capacity: ni) { ids -> [Arbiter.Seed]? in
+            var n = 0
+            defer { ids.baseAddress?.deinitialize(count: n) }
+            while n < ni {
+                guard let id = r.string() else { return nil }
+                (ids.baseAddress! + n).initialize(to: id)
+                n += 1
+            }
+            guard let ns = r.count(minBytes: 5) else { return nil }
+            var seeds: [Arbiter.Seed] = []
+            seeds.reserveCapacity(ns)
+            var previous = tEnd
+            for _ in 0..<ns {
+                guard let time = r.time(from: previous), let d = r.u8(), let c = r.number(), let o = r.number(), let k = r.number(),
+                      c < ni, o < ni, k < ni else { return nil }
+                seeds.append(Arbiter.Seed(time: time, delivered: d == 1, campaignId: ids[c], offerId: ids[o], ruleId: ids[k]))
+                previous = time
+            }
+            return seeds
+        }
+    }
+
+    /// The index of `id` among the first `count` ids of `table`, added after them when it is
+    /// not there (the table has room for every id of the record).
+    private static func index(_ id: String, in table: UnsafeMutableBufferPointer<String>, count: inout Int) -> Int {
+        for k in 0..<count where table[k] == id { return k }
+        (table.baseAddress! + count).initialize(to: id)
+        count += 1
+        return count - 1
     }
 
     /// Reads a record (of either version); campaigns whose slot is not in `campaignOfSlot`
@@ -111,7 +145,8 @@ extension UserState {
             guard let slot = r.number(), let has = r.u8(), let pt0 = r.time(from: t0), let nv = r.count(minBytes: 4) else { return nil }
             let c = campaignOfSlot[slot].flatMap { $0 < campaignCount ? $0 : nil }
             var visits: [Visit] = []
-            if c != nil, nv > 0 { visits.reserveCapacity(nv) }
+            // Room for a day's fresh visits beside the kept ones (`Replay.resume` appends them in place).
+            if c != nil, nv > 0 { visits.reserveCapacity(nv + 4) }
             var previous = tEnd
             for _ in 0..<nv {
                 guard let reg = r.number(), let enter = r.time(from: previous), let exit = r.time(from: enter), let reason = r.u8() else { return nil }
@@ -145,22 +180,8 @@ extension UserState {
                 seeds.append(Arbiter.Seed(time: time, delivered: d == 1, campaignId: cid, offerId: oid, ruleId: ""))
             }
         } else {
-            guard let ni = r.count(minBytes: 1) else { return nil }
-            var ids: [String] = []
-            ids.reserveCapacity(ni)
-            for _ in 0..<ni {
-                guard let id = r.string() else { return nil }
-                ids.append(id)
-            }
-            guard let ns = r.count(minBytes: 5) else { return nil }
-            seeds.reserveCapacity(ns)
-            var previous = tEnd
-            for _ in 0..<ns {
-                guard let time = r.time(from: previous), let d = r.u8(), let c = r.number(), let o = r.number(), let k = r.number(),
-                      c < ids.count, o < ids.count, k < ids.count else { return nil }
-                seeds.append(Arbiter.Seed(time: time, delivered: d == 1, campaignId: ids[c], offerId: ids[o], ruleId: ids[k]))
-                previous = time
-            }
+            guard let s = seedsOfVersion2(&r, tEnd: tEnd) else { return nil }
+            seeds = s
         }
         guard r.atEnd else { return nil }
         return UserState(t0: t0, tEnd: tEnd, settled: settled, held: held, crossing: crossing, campaigns: campaigns, seeds: seeds)

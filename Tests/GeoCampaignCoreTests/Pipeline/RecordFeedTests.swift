@@ -20,7 +20,7 @@ final class RecordFeedTests: XCTestCase {
 
     func testAFailedReadGivesUpTheBlocksAfterIt() {
         let ids = (0..<6).map { "u\($0)" }
-        let feed = RecordFeed(ids: ids, order: Array(0..<6), starts: [0, 2, 4, 6]) { block in
+        let feed = RecordFeed<[UInt8]?>(ids: ids, order: Array(0..<6), starts: [0, 2, 4, 6]) { block in
             if block.contains("u2") { throw Broken() }
             return block.map { _ in nil }
         }
@@ -34,7 +34,7 @@ final class RecordFeedTests: XCTestCase {
 
     func testStoppingEndsTheWaits() throws {
         let release = DispatchSemaphore(value: 0)
-        let feed = RecordFeed(ids: ["a", "b"], order: [0, 1], starts: [0, 1, 2]) { block in
+        let feed = RecordFeed<[UInt8]?>(ids: ["a", "b"], order: [0, 1], starts: [0, 1, 2]) { block in
             if block == ["b"] { release.wait() }
             return [nil]
         }

@@ -60,10 +60,12 @@ final class BatchHashTests: XCTestCase {
         XCTAssertTrue(seen.insert(try BatchHash.of(paths: [try file("shorter", Array(bytes.dropLast()))])).inserted, "a byte less")
     }
 
-    /// A file that cannot be mapped (a pipe) is read in pieces of any size and hashes as its
-    /// bytes mapped; so does a campaign's bytes held in memory (`add`).
-    func testAPipeHashesAsTheFileMapped() throws {
-        for n in [0, 1, 63, 64, 65, 4096 + 3, (1 << 20) + 77, 3 * (1 << 20) + 64] {
+    /// A pipe, read in pieces of any size, and a regular file, read in pieces of 256 KiB, hash
+    /// as their bytes held in memory (`add`, as a campaign's bytes are hashed and as builds
+    /// before 2026-12-07 hashed a regular file, mapped); the values of earlier builds are
+    /// checked above.
+    func testAPipeAndAFileHashAsTheirBytesInMemory() throws {
+        for n in [0, 1, 63, 64, 65, 4096 + 3, (256 << 10) - 1, 256 << 10, (256 << 10) + 1, (1 << 20) + 77, 3 * (1 << 20) + 64] {
             let bytes = random(n, seed: UInt64(n))
             let path = try file("f\(n)", bytes)
             var fds: [Int32] = [0, 0]
