@@ -192,7 +192,7 @@ for d in range(a.days):
         # The write-ahead log beside the state (WAL mode): the last run's pages, on disk too.
         wal = os.path.getsize(state + "-wal") if os.path.exists(state + "-wal") else 0
         rows[tag].append((d + 1, fixes, w0, w1, rss, size, users, held, output, wal, rss0))
-        print(f"{tag} run {d + 1}: {fixes} fixes, stateless {w0:.2f} s, stateful {w1:.2f} s ({w1 / w0:.2f}x), peak {rss:.0f} MB (stateless {rss0:.0f} MB), state {size / max(1, users):.0f} B/user",
+        print(f"{tag} run {d + 1}: {fixes} fixes, stateless {w0:.3f} s, stateful {w1:.3f} s ({w1 / w0:.2f}x), peak {rss:.0f} MB (stateless {rss0:.0f} MB), state {size / max(1, users):.0f} B/user",
               file=sys.stderr, flush=True)
     if a.against and rows["new"][-1][8] != rows["old"][-1][8]:
         differ += 1
@@ -203,7 +203,7 @@ for tag, binary in bins:
     print(f"\nstateful evaluate ({binary}), {a.days} daily batches of M through one state, {os.cpu_count()} cores")
     print(f"{'run':>4}{'fixes':>10}{'stateless s':>13}{'stateful s':>12}{'ratio':>7}{'peak MB':>9}{'(stateless)':>12}{'state MB':>10}{'B/user':>8}{'users':>8}{'held':>7}{'wal MB':>8}")
     for r in rs:
-        print(f"{r[0]:>4}{r[1]:>10,}{r[2]:>13.2f}{r[3]:>12.2f}{r[3] / r[2]:>7.2f}{r[4]:>9.0f}{r[10]:>12.0f}{r[5] / 1048576:>10.1f}{r[5] / max(1, r[6]):>8.0f}{r[6]:>8,}{r[7]:>7,}{r[9] / 1048576:>8.1f}")
+        print(f"{r[0]:>4}{r[1]:>10,}{r[2]:>13.3f}{r[3]:>12.3f}{r[3] / r[2]:>7.2f}{r[4]:>9.0f}{r[10]:>12.0f}{r[5] / 1048576:>10.1f}{r[5] / max(1, r[6]):>8.0f}{r[6]:>8,}{r[7]:>7,}{r[9] / 1048576:>8.1f}")
     ratios = sorted(r[3] / r[2] for r in rs)
     over = sum(1 for x in ratios if x > 1.5)
     print(f"stateful/stateless: min {ratios[0]:.2f}x, median {ratios[len(ratios) // 2]:.2f}x, max {ratios[-1]:.2f}x; "

@@ -70,6 +70,22 @@ final class StateCommandTests: XCTestCase {
         XCTAssertNotEqual(try info()["content digest"], after["content digest"])
     }
 
+    func testARepeatGivenFinalSaysTheStateStaysOpenAndAnEmptyFinalBatchClosesIt() throws {
+        XCTAssertEqual(try evaluate(1).status, 0)
+        let plain = try evaluate(1)
+        XCTAssertEqual(plain.status, 0, plain.stderr)
+        // Negative control: a repeat without --final gets no such note.
+        XCTAssertFalse(plain.stderr.contains("--final was not applied"), plain.stderr)
+        let again = try evaluate(1, extra: ["--final"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stderr.contains("note: --final was not applied either: the state stays open"), again.stderr)
+        XCTAssertEqual(try info()["final"], "no")
+        let close = try BinaryRunner.run(["evaluate", "--state", "s", "--include-suppressed", "--campaigns", Self.campaigns,
+                                          "--history", "/dev/null", "--final", "--quiet"], cwd: dir)
+        XCTAssertEqual(close.status, 0, close.stderr)
+        XCTAssertTrue(try info()["final"]?.hasPrefix("yes, since run 2") ?? false, "\(try info())")
+    }
+
     func testLateFixesAreRejectedWithReasonLate() throws {
         XCTAssertEqual(try evaluate(1).status, 0)
         let r = try evaluate(2, extra: ["--rejects", "r2"])

@@ -87,6 +87,10 @@ public struct StatefulDriver {
             _ = logReady?.value
             try writeAgain(try store.latestRun(withOutput: true) ?? latest)
             Console.err("note: this batch was already applied by run \(latest.run) of \(statePath) (at \(latest.at)); its output is written again from the state, and the state is unchanged\n")
+            if final && finalAt == nil {
+                // The repeat is not applied, so neither is its --final: say how to finalize.
+                Console.err("note: --final was not applied either: the state stays open; to finalize it, run again with --final and an empty batch (--history /dev/null)\n")
+            }
             var summary = RunSummary(stats: HistoryStats(), counters: ReplayCounters(), clock: clock, decisions: evaluateRules)
             summary.note = ""
             return summary
