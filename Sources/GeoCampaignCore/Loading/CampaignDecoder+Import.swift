@@ -2,17 +2,30 @@ import Foundation
 
 extension CampaignDecoder {
     /// One problem with one imported feature. Errors are reported inside the GeoJSON file at
-    /// `mark`; warnings too when there is one of a kind, else summarized at the import entry.
+    /// `offset`; warnings too when there is one of a kind, else summarized at the import entry.
+    /// The message is made when reported, from the feature's label ("feature 3 ('x')"): a part
+    /// of the file parsed ahead decodes its features before their numbers are known.
     private struct FeatureIssue {
         var severity: Diagnostic.Severity
         /// Groups alike issues.
         var kind: String
         /// The plural phrase for a summary ("cross themselves").
         var plural: String
-        /// The full message about this feature.
-        var message: String
-        /// Where in the GeoJSON file.
-        var mark: SourceMark
+        /// The feature's number (0-based) and the id its label shows.
+        var feature: Int
+        var id: String?
+        /// The full message about this feature, from its label.
+        var render: (String) -> String
+        /// Where in the GeoJSON file: a byte offset.
+        var offset: Int
+
+        /// The full message.
+        var message: String { render(CampaignDecoder.featureLabel(feature, id)) }
+    }
+
+    /// How messages name feature `i` (0-based) with id `id`.
+    static func featureLabel(_ i: Int, _ id: String?) -> String {
+        id.map { "feature \(i + 1) ('\($0)')" } ?? "feature \(i + 1)"
     }
 
     /// Whether `s` holds a control character (general category Cc); printable ASCII is checked
@@ -67,6 +80,17 @@ extension CampaignDecoder {
         var added: (Region, Int, Int)?
         /// The region id's `hashValue`, computed on the decoding thread.
         var idHash = 0
+
+        /// The outcome of the feature `by` places later (a part parsed ahead numbered its
+        /// features from 0).
+        mutating func renumber(by delta: Int) {
+            for k in issues.indices { issues[k].feature += delta }
+            if var a = added {
+                added = nil
+                a.1 += delta
+                added = a
+            }
+        }
     }
 
     /// The settings of one import entry that every feature is decoded with.
@@ -88,110 +112,59 @@ extension CampaignDecoder {
         }
     }
 
-    /// The decoded chunks of a large import's features, each taken out by the merging thread
-    /// once it is done.
-    private final class DecodedChunks: @unchecked Sendable {
-        private var chunks: [[FeatureOutcome]?]
-        private let lock = NSLock()
-        private let ready: [DispatchSemaphore]
+    /// Decodes the features of an import as the parser reads them (`JSONItemSink`): each
+    /// thread parsing a part of the file decodes that part's features into a sink of its own,
+    /// with its own copy of the settings (so that the reference counts it touches per feature
+    /// are its own), and the parts' outcomes are joined in file order.
+    private final class FeatureSink: JSONItemSink {
+        private let settings: ImportSettings
+        /// The rings as written, reused from feature to feature.
+        private var scratch: [[Coordinate]] = []
+        /// One outcome per feature taken, in file order, in blocks of `blockSize` (an array of
+        /// 100k outcomes grown by doubling moved them again and again, into fresh pages).
+        var outcomes: [[FeatureOutcome]] = []
+        private static let blockSize = 1_024
 
-        init(count: Int) {
-            chunks = Array(repeating: nil, count: count)
-            ready = (0..<count).map { _ in DispatchSemaphore(value: 0) }
+        init(_ settings: ImportSettings) {
+            self.settings = settings
         }
 
-        func set(_ k: Int, _ outcomes: [FeatureOutcome]) {
-            lock.lock()
-            chunks[k] = outcomes
-            lock.unlock()
-            ready[k].signal()
-        }
-
-        /// Chunk `k` taken out, leaving none (the caller then holds the only reference): at once
-        /// if it is done, else nil, or after waiting for it when `wait`.
-        func take(_ k: Int, wait: Bool) -> [FeatureOutcome]? {
-            if wait {
-                ready[k].wait()
-            } else if ready[k].wait(timeout: .now()) == .timedOut {
-                return nil
+        func take(_ item: JSONTape.Value, _ k: Int) {
+            if outcomes.last.map({ $0.count == Self.blockSize }) ?? true {
+                outcomes.append([])
+                outcomes[outcomes.count - 1].reserveCapacity(Self.blockSize)
             }
-            lock.lock()
-            defer { lock.unlock() }
-            let out = chunks[k]
-            chunks[k] = nil
-            return out
+            outcomes[outcomes.count - 1].append(CampaignDecoder.decodeFeature(k, item, settings, &scratch))
         }
-    }
 
-    /// Decodes every feature and hands the outcomes to `merge` on the calling thread, chunk by
-    /// chunk in feature order, exactly as decoding them one by one. Large files are decoded in
-    /// chunks on all cores, and the calling thread merges each chunk as soon as it is done,
-    /// decoding chunks itself in between (the merge, one thread's work, ran after all the
-    /// chunks were decoded). Decoding in chunks gives back the memory of each chunk's nodes
-    /// once it is decoded; the result is then true (the features' nodes are not to be read
-    /// again). `end` is the node just past the last feature's.
-    /// - Complexity: O(total size of the features), spread over the available cores.
-    private static func decodeFeatures(_ features: [JSONNode], end: Int, _ settings: ImportSettings,
-                                       merge: (inout [FeatureOutcome]) -> Void) -> Bool {
-        let n = features.count
-        // 16 chunks per core (at most 32): the merge of the last chunks is what is left on one
-        // thread at the end (with 4 per core, a quarter of the merge ran after the decoding).
-        let chunkCount = n < 4_096 ? 1 : min(32, max(1, ProcessInfo.processInfo.activeProcessorCount * 16))
-        if chunkCount == 1 {
-            var scratch: [[Coordinate]] = []
-            var all = features.indices.map { decodeFeature($0, features[$0], settings, &scratch) }
-            merge(&all)
-            return false
-        }
-        let claims = ChunkClaims(count: chunkCount)
-        let decoded = DecodedChunks(count: chunkCount)
-        // Each thread works on its own copy of the settings, so that the reference counts it
-        // touches per feature are its own, not shared with the other threads.
-        func decode(_ c: Int, _ own: ImportSettings, _ scratch: inout [[Coordinate]]) {
-            let lo = n * c / chunkCount, hi = n * (c + 1) / chunkCount
-            let outcomes = (lo..<hi).map { decodeFeature($0, features[$0], own, &scratch) }
-            if lo < hi { features[lo].document.releaseNodes(features[lo].index..<(hi < n ? features[hi].index : end)) }
-            decoded.set(c, outcomes)
-        }
-        var merged = 0
-        func mergeDone(wait: Bool) {
-            while merged < chunkCount, var chunk = decoded.take(merged, wait: wait) {
-                merge(&chunk)
-                merged += 1
+        func append(_ later: any JSONItemSink, first: Int) {
+            guard let later = later as? FeatureSink else { return }
+            for b in later.outcomes.indices {
+                for k in later.outcomes[b].indices { later.outcomes[b][k].renumber(by: first) }
             }
+            outcomes += later.outcomes
+            later.outcomes = []
         }
-        ChunkClaims.run(onCaller: {
-            let own = settings.ownCopy()
-            var scratch: [[Coordinate]] = []
-            while true {
-                mergeDone(wait: false)
-                guard let c = claims.next() else { break }
-                decode(c, own, &scratch)
-            }
-            mergeDone(wait: true)
-        }, others: {
-            let own = settings.ownCopy()
-            var scratch: [[Coordinate]] = []
-            while let c = claims.next() { decode(c, own, &scratch) }
-        })
-        return true
     }
 
     /// Decodes feature `i` (0-based) of an import. The rings as written are read into `scratch`,
     /// reused from feature to feature: only the normalized rings, which the region keeps, are
     /// allocated per feature (a fresh copy of every ring as written, freed among the kept ones,
     /// left the heap full of holes: about 50 MB with 100k polygons).
-    private static func decodeFeature(_ i: Int, _ feature: JSONNode, _ settings: ImportSettings, _ scratch: inout [[Coordinate]]) -> FeatureOutcome {
+    private static func decodeFeature(_ i: Int, _ feature: JSONTape.Value, _ settings: ImportSettings, _ scratch: inout [[Coordinate]]) -> FeatureOutcome {
         var out = FeatureOutcome()
         let extraTags = settings.extraTags, idProperty = settings.idProperty, nameProperty = settings.nameProperty
         let radius = settings.radius, hyst = settings.hyst, confirm = settings.confirm
+        func issue(_ severity: Diagnostic.Severity, _ kind: String, _ plural: String, id: String?, at offset: Int,
+                   _ render: @escaping (String) -> String) {
+            out.issues.append(FeatureIssue(severity: severity, kind: kind, plural: plural, feature: i, id: id, render: render, offset: offset))
+        }
         guard feature.isObject else {
-            out.issues.append(FeatureIssue(severity: .error, kind: "not-object", plural: "are not GeoJSON Feature objects",
-                                       message: "feature \(i + 1) is not a GeoJSON Feature object", mark: feature.mark))
+            issue(.error, "not-object", "are not GeoJSON Feature objects", id: nil, at: feature.offset) { "\($0) is not a GeoJSON Feature object" }
             return out
         }
         let props = feature["properties"]
-        let idNode: JSONNode?
+        let idNode: JSONTape.Value?
         let id: String?
         if let p = idProperty {
             idNode = props?[p]
@@ -203,12 +176,10 @@ extension CampaignDecoder {
             idNode = props?["id"]
             id = idNode?.text
         }
-        lazy var label = id.map { "feature \(i + 1) ('\($0)')" } ?? "feature \(i + 1)"
         guard let id, !id.isEmpty, !Self.hasControlCharacter(id) else {
             let how = idProperty.map { "give it a property \"\($0)\" (named by id_property)" }
                 ?? "give it an \"id\" or a property \"id\", or name the property that holds its id with id_property: in the import"
-            out.issues.append(FeatureIssue(severity: .error, kind: "no-id", plural: "have no usable id",
-                                       message: "\(label) has no usable id: \(how)", mark: idNode?.mark ?? feature.mark))
+            issue(.error, "no-id", "have no usable id", id: id, at: idNode?.offset ?? feature.offset) { "\($0) has no usable id: \(how)" }
             return out
         }
         let name = props?[nameProperty]?.text
@@ -219,34 +190,36 @@ extension CampaignDecoder {
                 for s in strings where !s.isEmpty && !tags.contains(s) { tags.append(s) }
             } else if t.isNull {
             } else {
-                out.issues.append(FeatureIssue(severity: .error, kind: "bad-tags", plural: "have tags that are not a list of strings",
-                                           message: "\(label) has \"tags\" that are not a list of strings: write \"tags\": [\"a\", \"b\"]", mark: t.mark))
+                issue(.error, "bad-tags", "have tags that are not a list of strings", id: id, at: t.offset) {
+                    "\($0) has \"tags\" that are not a list of strings: write \"tags\": [\"a\", \"b\"]"
+                }
             }
         }
         guard let geometry = feature["geometry"], geometry.isObject, let type = geometry["type"]?.string else {
-            out.issues.append(FeatureIssue(severity: .error, kind: "no-geometry", plural: "have no geometry",
-                                       message: "\(label) has no geometry: give it a Point, Polygon or MultiPolygon", mark: feature["geometry"]?.mark ?? feature.mark))
+            issue(.error, "no-geometry", "have no geometry", id: id, at: feature["geometry"]?.offset ?? feature.offset) {
+                "\($0) has no geometry: give it a Point, Polygon or MultiPolygon"
+            }
             return out
         }
         let coords = geometry["coordinates"]
-        lazy var coordsMark = coords?.mark ?? geometry.mark
+        let coordsOffset = coords?.offset ?? geometry.offset
         var shape: Region.Shape?
         switch type {
         case "Point":
             guard let c = coords, let p = c.position else {
-                out.issues.append(FeatureIssue(severity: .error, kind: "bad-coords", plural: "have malformed coordinates",
-                                           message: "\(label) has malformed coordinates: a Point is [longitude, latitude]", mark: coordsMark))
+                issue(.error, "bad-coords", "have malformed coordinates", id: id, at: coordsOffset) {
+                    "\($0) has malformed coordinates: a Point is [longitude, latitude]"
+                }
                 return out
             }
             guard Self.inRange(p) else {
-                out.issues.append(FeatureIssue(severity: .error, kind: "range", plural: "have positions out of range",
-                                           message: Self.rangeMessage(label, p), mark: c.mark))
+                issue(.error, "range", "have positions out of range", id: id, at: c.offset) { Self.rangeMessage($0, p) }
                 return out
             }
             out.pointId = id
             shape = .circle(center: p, radiusM: radius ?? 0)
         case "Polygon", "MultiPolygon":
-            var polys: [JSONNode] = []
+            var polys: [JSONTape.Value] = []
             if type == "Polygon" {
                 if let c = coords { polys = [c] }
             } else if let mp = coords?.array {
@@ -266,49 +239,46 @@ extension CampaignDecoder {
                 guard read == ringNodes.count else { malformed = true; break }
                 let rs = Array(scratch[0..<read])
                 if let (r, k) = Self.firstOutOfRange(rs) {
-                    out.issues.append(FeatureIssue(severity: .error, kind: "range", plural: "have positions out of range",
-                                               message: Self.rangeMessage(label, rs[r][k]), mark: ringNodes[r].itemMark(k)))
+                    let at = rs[r][k]
+                    issue(.error, "range", "have positions out of range", id: id, at: ringNodes[r].itemOffset(k)) { Self.rangeMessage($0, at) }
                     fatal = true
                     break
                 }
-                lazy var subject = polys.count > 1 ? "part \(pi + 1) of \(label)" : label
+                let several = polys.count > 1
+                func subject(_ label: String) -> String { several ? "part \(pi + 1) of \(label)" : label }
                 let (problems, normalized) = PolygonCheck.check(rs)
                 for p in problems {
                     switch p {
                     case .crossing(_, _, _, let rb, let fb, _):
                         let at = rs[rb][fb]
-                        out.issues.append(FeatureIssue(severity: .warning, kind: "crossing", plural: "cross themselves",
-                                                   message: p.message(subject: subject, place: " near \(at.lat), \(at.lon)")
-                                                       + "; inside and outside follow the even-odd rule",
-                                                   mark: ringNodes[rb].itemMark(fb)))
+                        issue(.warning, "crossing", "cross themselves", id: id, at: ringNodes[rb].itemOffset(fb)) {
+                            p.message(subject: subject($0), place: " near \(at.lat), \(at.lon)") + "; inside and outside follow the even-odd rule"
+                        }
                     case .tooFewPoints(let r, _):
-                        out.issues.append(FeatureIssue(severity: .error, kind: "polygon", plural: "are not valid polygons",
-                                                   message: p.message(subject: subject), mark: ringNodes[r].mark))
+                        issue(.error, "polygon", "are not valid polygons", id: id, at: ringNodes[r].offset) { p.message(subject: subject($0)) }
                         fatal = true
                     case .tooWide:
-                        out.issues.append(FeatureIssue(severity: .error, kind: "polygon", plural: "are not valid polygons",
-                                                   message: p.message(subject: subject), mark: ringNodes[0].mark))
+                        issue(.error, "polygon", "are not valid polygons", id: id, at: ringNodes[0].offset) { p.message(subject: subject($0)) }
                         fatal = true
                     case .holeOutside(let h, let pt):
-                        out.issues.append(FeatureIssue(severity: .error, kind: "polygon", plural: "are not valid polygons",
-                                                   message: p.message(subject: subject), mark: ringNodes[h].itemMark(pt)))
+                        issue(.error, "polygon", "are not valid polygons", id: id, at: ringNodes[h].itemOffset(pt)) { p.message(subject: subject($0)) }
                         fatal = true
                     }
                 }
                 parts.append(Region.PolygonPart(outer: normalized[0], holes: Array(normalized.dropFirst())))
             }
             if malformed {
-                out.issues.append(FeatureIssue(severity: .error, kind: "bad-coords", plural: "have malformed coordinates",
-                                           message: "\(label) has malformed \(type) coordinates: rings are lists of [longitude, latitude] positions",
-                                           mark: coordsMark))
+                issue(.error, "bad-coords", "have malformed coordinates", id: id, at: coordsOffset) {
+                    "\($0) has malformed \(type) coordinates: rings are lists of [longitude, latitude] positions"
+                }
                 return out
             }
             if fatal { return out }
             shape = .polygon(parts)
         default:
-            out.issues.append(FeatureIssue(severity: .error, kind: "type-\(type)", plural: "are \(type) features, which cannot be regions",
-                                       message: "\(label) is a \(type): only Point, Polygon and MultiPolygon features can be regions",
-                                       mark: geometry["type"]?.mark ?? geometry.mark))
+            issue(.error, "type-\(type)", "are \(type) features, which cannot be regions", id: id, at: geometry["type"]?.offset ?? geometry.offset) {
+                "\($0) is a \(type): only Point, Polygon and MultiPolygon features can be regions"
+            }
             return out
         }
         guard let shape else { return out }
@@ -356,8 +326,27 @@ extension CampaignDecoder {
         let hyst = f["hysteresis"].flatMap { hysteresis($0) }
         let confirm = f["confirm"].flatMap { duration($0, "confirm") }
 
+        let settings = ImportSettings(extraTags: extraTags, idProperty: idProperty, nameProperty: nameProperty,
+                                      radius: radius, hyst: hyst, confirm: confirm)
+        // The features are decoded while the file is parsed, each part of a large file on its
+        // own thread (`FeatureSink`); their outcomes are merged below, in file order.
+        let sink = FeatureSink(settings)
+        // When the loader hashes its sources (for a stateful run's fingerprints), the file's
+        // bytes are hashed on a thread of its own as soon as they are read, while the features
+        // are parsed and decoded (not on the pool, where it would wait behind the parts of a
+        // history read beside the loading); the hash is in place when this function returns.
+        var hashed: BackgroundTask<(UInt64, UInt64)>?
+        let hashFrom = scope.sourceHash
+        let stream = JSONParser.ItemStream(member: "features", sink: sink, makeSink: { FeatureSink(settings.ownCopy()) })
         let geo: GeoJSONCache.File
-        switch imports.file(at: resolved) {
+        switch imports.file(at: resolved, stream: stream, whenRead: { source in
+            guard let hashFrom else { return }
+            hashed = BackgroundTask(.ownThread("import-hash")) { () -> (UInt64, UInt64) in
+                var h = hashFrom
+                source.addBytes(to: &h)
+                return h
+            }
+        }) {
         case .failure(let e):
             error(pathNode.mark, "the import '\(rel)' \(e.message)")
             scope.regionsIncomplete = true
@@ -365,38 +354,28 @@ extension CampaignDecoder {
         case .success(let file):
             geo = file
         }
-        // When the loader hashes its sources (for a stateful run's fingerprints), the file's
-        // bytes are hashed on a thread of its own while the features are decoded (not on the
-        // pool, where it would wait behind the parts of a history read beside the loading); the
-        // hash is in place when this function returns.
-        let hashed = scope.sourceHash.map { hashFrom in
-            let source = geo.source
-            return BackgroundTask(.ownThread("import-hash")) { () -> (UInt64, UInt64) in
-                var h = hashFrom
-                source.addBytes(to: &h)
-                return h
-            }
-        }
         defer { if let hashed { scope.sourceHash = hashed.value } }
-        imports.release(resolved)
-        // The features are decoded through unretained handles (no reference counting shared by
-        // the decoding threads); `geo` keeps the document alive until this function returns.
-        defer { withExtendedLifetime(geo) {} }
-        let root = geo.root.unretained
-        guard root["type"]?.string == "FeatureCollection", let list = root["features"], let features = list.array else {
+        let root = geo.root
+        guard root["type"]?.string == "FeatureCollection", let list = root["features"], let items = list.array else {
             let t = root["type"]?.string.map { " (its type is '\($0)')" } ?? ""
             error(pathNode.mark, "the import '\(rel)' is not a GeoJSON FeatureCollection\(t): export the regions as a FeatureCollection of Point, Polygon and MultiPolygon features")
             scope.regionsIncomplete = true
             return
         }
+        // The features array is the one the parse streamed (the root's first member so named);
+        // else (a position in its place, whose numbers are its items) its items are decoded here.
+        let streamed = root.document.streamed.flatMap { $0.node == list.index ? $0.items : nil }
+        if streamed == nil {
+            sink.outcomes = []
+            for (k, item) in items.enumerated() { sink.take(item.value, k) }
+        }
+        let featureCount = streamed ?? items.count
         var issues: [FeatureIssue] = []
         var duplicates: [FeatureIssue] = []
         var pointExample: String?
-        let settings = ImportSettings(extraTags: extraTags, idProperty: idProperty, nameProperty: nameProperty,
-                                      radius: radius, hyst: hyst, confirm: confirm)
         // Room for this import's regions, growing geometrically: several large imports in a row
         // must not each rehash or copy everything the ones before added.
-        let most = features.count
+        let most = featureCount
         if scope.regionIds.capacity < scope.regionIds.count + most {
             scope.regionIds.reserveCapacity(max(scope.regionIds.count + most, 2 * scope.regionIds.capacity))
         }
@@ -407,11 +386,13 @@ extension CampaignDecoder {
             scope.origins.reserveCapacity(max(scope.origins.count + most, 2 * scope.origins.capacity))
         }
         let line = pathNode.mark.line
-        // Outcomes are moved out of their chunk (swapped with empty ones), not copied.
-        let released = Self.decodeFeatures(features, end: root.tape.next(list.index), settings) { chunk in
-            for k in chunk.indices {
+        // Outcomes are moved out of the sink (swapped with empty ones), not copied.
+        for b in sink.outcomes.indices {
+            var block: [FeatureOutcome] = []
+            swap(&block, &sink.outcomes[b])
+            for k in block.indices {
                 var outcome = FeatureOutcome()
-                swap(&outcome, &chunk[k])
+                swap(&outcome, &block[k])
                 issues += outcome.issues
                 if pointExample == nil, let p = outcome.pointId { pointExample = p }
                 var taken: (Region, Int, Int)?
@@ -420,10 +401,11 @@ extension CampaignDecoder {
                 // Without a radius, Points make no regions (reported below).
                 if radius == nil, case .circle = region.shape { continue }
                 if let first = scope.regionIds.insert(region.id, .imported(feature: feature + 1, id: region.id, file: rel, line: line), hash: outcome.idHash) {
-                    let label = "feature \(feature + 1) ('\(region.id)')"
+                    let words = first.words, path = file.path, regionId = region.id
                     duplicates.append(FeatureIssue(severity: .error, kind: "dup", plural: "have ids already used in this campaign",
-                                                   message: "\(label) has the id '\(region.id)', already used \(first.words) in \(file.path): region ids must be unique in a campaign (use id_property: to pick another property)",
-                                                   mark: root.document.mark(atOffset: markOffset)))
+                                                   feature: feature, id: region.id,
+                                                   render: { "\($0) has the id '\(regionId)', already used \(words) in \(path): region ids must be unique in a campaign (use id_property: to pick another property)" },
+                                                   offset: markOffset))
                     continue
                 }
                 // The import's own tags were added above; only a feature's extra tags are new.
@@ -434,6 +416,7 @@ extension CampaignDecoder {
                 scope.origins.append(.imported(entry: entry, mark: pathNode.mark, file: rel))
             }
         }
+        sink.outcomes = []
         issues += duplicates
         if let example = pointExample, radius == nil {
             if !f.has("radius") {
@@ -441,9 +424,10 @@ extension CampaignDecoder {
             }
             scope.regionsIncomplete = true
         }
-        if features.isEmpty {
+        if featureCount == 0 {
             warning(pathNode.mark, "'\(rel)' has no features: it adds no regions")
         }
+        func mark(_ issue: FeatureIssue) -> SourceMark { root.document.mark(atOffset: issue.offset) }
         var order: [String] = []
         var groups: [String: [FeatureIssue]] = [:]
         for issue in issues {
@@ -454,9 +438,9 @@ extension CampaignDecoder {
             guard let g = groups[kind], let first = g.first else { continue }
             if kind == "no-id", g.count > 1 {
                 // One error for the import, not one per feature (3,463 for a city's restaurants).
-                // Decoding in chunks gave back the features' nodes: they are read from the text
-                // parsed again (only for this message).
-                let again = released ? root.document.reparsed().flatMap { JSONNode(document: $0, index: 0)["features"]?.array } : features
+                // The streamed features left no nodes: they are read from the text parsed again
+                // (only for this message).
+                let again = streamed == nil ? items : root.document.reparsed().flatMap { JSONNode(document: $0, index: 0)["features"]?.array }
                 let unique = Self.uniqueProperties(again ?? [])
                 let how: String
                 if let best = unique.first {
@@ -466,16 +450,16 @@ extension CampaignDecoder {
                     how = "no property has a different value in every feature: give each feature an \"id\", or name the property that holds the ids with id_property:"
                 }
                 let lacking = idProperty.map { "no usable property \"\($0)\" (named by id_property)" } ?? "no usable id"
-                let which = g.count == features.count ? "all \(g.count) features" : "\(g.count) of the \(features.count) features"
-                error(pathNode.mark, "\(which) in '\(rel)' have \(lacking) (the first at line \(first.mark.line) of that file): \(how)")
+                let which = g.count == featureCount ? "all \(g.count) features" : "\(g.count) of the \(featureCount) features"
+                error(pathNode.mark, "\(which) in '\(rel)' have \(lacking) (the first at line \(mark(first).line) of that file): \(how)")
                 continue
             }
             if first.severity == .error {
-                for issue in g { geo.source.error(issue.mark, issue.message) }
+                for issue in g { geo.source.error(mark(issue), issue.message) }
             } else if g.count == 1 {
-                geo.source.warning(first.mark, first.message)
+                geo.source.warning(mark(first), first.message)
             } else {
-                warning(pathNode.mark, "in '\(rel)', \(g.count) features \(first.plural); the first, at line \(first.mark.line): \(first.message)")
+                warning(pathNode.mark, "in '\(rel)', \(g.count) features \(first.plural); the first, at line \(mark(first).line): \(first.message)")
             }
         }
     }
