@@ -75,9 +75,11 @@ extension CampaignDecoder {
     private struct FeatureOutcome {
         var issues: [FeatureIssue] = []
         var pointId: String?
-        /// The region, the feature's number (0-based) and the byte offset of the value that
-        /// names it (where a duplicate id is reported).
-        var added: (Region, Int, Int)?
+        /// The region the feature defines, its number (0-based) and the byte offset of the
+        /// value that names it (where a duplicate id is reported).
+        var region: Region?
+        var feature = 0
+        var regionOffset = 0
         /// The region id's `hashValue`, computed on the decoding thread.
         var idHash = 0
 
@@ -85,11 +87,7 @@ extension CampaignDecoder {
         /// features from 0).
         mutating func renumber(by delta: Int) {
             for k in issues.indices { issues[k].feature += delta }
-            if var a = added {
-                added = nil
-                a.1 += delta
-                added = a
-            }
+            feature += delta
         }
     }
 
@@ -120,10 +118,13 @@ extension CampaignDecoder {
         private let settings: ImportSettings
         /// The rings as written, reused from feature to feature.
         private var scratch: [[Coordinate]] = []
-        /// One outcome per feature taken, in file order, in blocks of `blockSize` (an array of
-        /// 100k outcomes grown by doubling moved them again and again, into fresh pages).
+        /// One outcome per feature taken, in file order, in blocks of `blockSize`: an array of
+        /// 100k outcomes grown by doubling moved them again and again, into fresh pages; and
+        /// blocks of 4 MiB or more are mapped by `malloc` (`ProcessMemory.mappedBlockBytes`),
+        /// so that once merged they are given back, where smaller ones freed after the parse
+        /// left 16 MB of holes in the heap that the compile's arrays did not fit in.
         var outcomes: [[FeatureOutcome]] = []
-        private static let blockSize = 1_024
+        private static let blockSize = max(1_024, Int(ProcessMemory.mappedBlockBytes) / MemoryLayout<FeatureOutcome>.stride + 1)
 
         init(_ settings: ImportSettings) {
             self.settings = settings
@@ -282,7 +283,9 @@ extension CampaignDecoder {
             return out
         }
         guard let shape else { return out }
-        out.added = ((Region(id: id, name: name, tags: tags, shape: shape, hysteresisM: hyst, confirmMs: confirm), i, (idNode ?? feature).offset))
+        out.region = Region(id: id, name: name, tags: tags, shape: shape, hysteresisM: hyst, confirmMs: confirm)
+        out.feature = i
+        out.regionOffset = (idNode ?? feature).offset
         out.idHash = id.hashValue
         return out
     }
@@ -373,47 +376,60 @@ extension CampaignDecoder {
         var issues: [FeatureIssue] = []
         var duplicates: [FeatureIssue] = []
         var pointExample: String?
+        // The campaign's regions, their ids and tags, in local variables while this import's
+        // are added (no access to the scope's storage per feature); put back on return.
+        var regions: [Region] = [], origins: [CampaignScope.Origin] = [], regionIds = RegionIdTable(), tags = Set<String>()
+        swap(&regions, &scope.regions)
+        swap(&origins, &scope.origins)
+        swap(&regionIds, &scope.regionIds)
+        swap(&tags, &scope.tags)
+        defer {
+            swap(&regions, &scope.regions)
+            swap(&origins, &scope.origins)
+            swap(&regionIds, &scope.regionIds)
+            swap(&tags, &scope.tags)
+        }
         // Room for this import's regions, growing geometrically: several large imports in a row
         // must not each rehash or copy everything the ones before added.
         let most = featureCount
-        if scope.regionIds.capacity < scope.regionIds.count + most {
-            scope.regionIds.reserveCapacity(max(scope.regionIds.count + most, 2 * scope.regionIds.capacity))
+        if regionIds.capacity < regionIds.count + most {
+            regionIds.reserveCapacity(max(regionIds.count + most, 2 * regionIds.capacity))
         }
-        if scope.regions.capacity < scope.regions.count + most {
-            scope.regions.reserveCapacity(max(scope.regions.count + most, 2 * scope.regions.capacity))
+        if regions.capacity < regions.count + most {
+            regions.reserveCapacity(max(regions.count + most, 2 * regions.capacity))
         }
-        if scope.origins.capacity < scope.origins.count + most {
-            scope.origins.reserveCapacity(max(scope.origins.count + most, 2 * scope.origins.capacity))
+        if origins.capacity < origins.count + most {
+            origins.reserveCapacity(max(origins.count + most, 2 * origins.capacity))
         }
-        let line = pathNode.mark.line
-        // Outcomes are moved out of the sink (swapped with empty ones), not copied.
+        let line = pathNode.mark.line, pathMark = pathNode.mark
+        // Outcomes are moved out of the sink (swapped with empty ones), and their regions out of
+        // them, not copied: a copy retained each region's arrays, allocated on another thread.
         for b in sink.outcomes.indices {
             var block: [FeatureOutcome] = []
             swap(&block, &sink.outcomes[b])
             for k in block.indices {
                 var outcome = FeatureOutcome()
                 swap(&outcome, &block[k])
-                issues += outcome.issues
+                if !outcome.issues.isEmpty { issues += outcome.issues }
                 if pointExample == nil, let p = outcome.pointId { pointExample = p }
-                var taken: (Region, Int, Int)?
-                swap(&taken, &outcome.added)
-                guard let (region, feature, markOffset) = consume taken else { continue }
+                guard let region = outcome.region.take() else { continue }
                 // Without a radius, Points make no regions (reported below).
                 if radius == nil, case .circle = region.shape { continue }
-                if let first = scope.regionIds.insert(region.id, .imported(feature: feature + 1, id: region.id, file: rel, line: line), hash: outcome.idHash) {
-                    let words = first.words, path = file.path, regionId = region.id
+                let id = region.id
+                if let first = regionIds.insert(id, .imported(feature: outcome.feature + 1, id: id, file: rel, line: line), hash: outcome.idHash) {
+                    let words = first.words, path = file.path
                     duplicates.append(FeatureIssue(severity: .error, kind: "dup", plural: "have ids already used in this campaign",
-                                                   feature: feature, id: region.id,
-                                                   render: { "\($0) has the id '\(regionId)', already used \(words) in \(path): region ids must be unique in a campaign (use id_property: to pick another property)" },
-                                                   offset: markOffset))
+                                                   feature: outcome.feature, id: id,
+                                                   render: { "\($0) has the id '\(id)', already used \(words) in \(path): region ids must be unique in a campaign (use id_property: to pick another property)" },
+                                                   offset: outcome.regionOffset))
                     continue
                 }
                 // The import's own tags were added above; only a feature's extra tags are new.
                 if region.tags.count > extraTags.count {
-                    for t in region.tags.dropFirst(extraTags.count) { scope.tags.insert(t) }
+                    for t in region.tags.dropFirst(extraTags.count) { tags.insert(t) }
                 }
-                scope.regions.append(region)
-                scope.origins.append(.imported(entry: entry, mark: pathNode.mark, file: rel))
+                regions.append(consume region)
+                origins.append(.imported(entry: entry, mark: pathMark, file: rel))
             }
         }
         sink.outcomes = []
