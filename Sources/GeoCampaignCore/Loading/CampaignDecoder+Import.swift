@@ -116,8 +116,9 @@ extension CampaignDecoder {
     /// are its own), and the parts' outcomes are joined in file order.
     private final class FeatureSink: JSONItemSink {
         private let settings: ImportSettings
-        /// The rings as written, reused from feature to feature.
+        /// The rings as written, and the polygon check's memory, reused from feature to feature.
         private var scratch: [[Coordinate]] = []
+        private let checkScratch = PolygonCheck.Scratch()
         /// One outcome per feature taken, in file order, in blocks of `blockSize`: an array of
         /// 100k outcomes grown by doubling moved them again and again, into fresh pages; and
         /// blocks of 4 MiB or more are mapped by `malloc` (`ProcessMemory.mappedBlockBytes`),
@@ -132,10 +133,12 @@ extension CampaignDecoder {
 
         func take(_ item: JSONTape.Value, _ k: Int) {
             if outcomes.last.map({ $0.count == Self.blockSize }) ?? true {
-                outcomes.append([])
-                outcomes[outcomes.count - 1].reserveCapacity(Self.blockSize)
+                var block: [FeatureOutcome] = []
+                block.reserveCapacity(Self.blockSize)
+                HugePages.advise(storageOf: &block)
+                outcomes.append(block)
             }
-            outcomes[outcomes.count - 1].append(CampaignDecoder.decodeFeature(k, item, settings, &scratch))
+            outcomes[outcomes.count - 1].append(CampaignDecoder.decodeFeature(k, item, settings, &scratch, checkScratch))
         }
 
         func append(_ later: any JSONItemSink, first: Int) {
@@ -152,7 +155,8 @@ extension CampaignDecoder {
     /// reused from feature to feature: only the normalized rings, which the region keeps, are
     /// allocated per feature (a fresh copy of every ring as written, freed among the kept ones,
     /// left the heap full of holes: about 50 MB with 100k polygons).
-    private static func decodeFeature(_ i: Int, _ feature: JSONTape.Value, _ settings: ImportSettings, _ scratch: inout [[Coordinate]]) -> FeatureOutcome {
+    private static func decodeFeature(_ i: Int, _ feature: JSONTape.Value, _ settings: ImportSettings, _ scratch: inout [[Coordinate]],
+                                      _ checkScratch: PolygonCheck.Scratch) -> FeatureOutcome {
         var out = FeatureOutcome()
         let extraTags = settings.extraTags, idProperty = settings.idProperty, nameProperty = settings.nameProperty
         let radius = settings.radius, hyst = settings.hyst, confirm = settings.confirm
@@ -247,7 +251,7 @@ extension CampaignDecoder {
                 }
                 let several = polys.count > 1
                 func subject(_ label: String) -> String { several ? "part \(pi + 1) of \(label)" : label }
-                let (problems, normalized) = PolygonCheck.check(rs)
+                let (problems, normalized) = PolygonCheck.check(rs, scratch: checkScratch)
                 for p in problems {
                     switch p {
                     case .crossing(_, _, _, let rb, let fb, _):
@@ -397,9 +401,11 @@ extension CampaignDecoder {
         }
         if regions.capacity < regions.count + most {
             regions.reserveCapacity(max(regions.count + most, 2 * regions.capacity))
+            HugePages.advise(storageOf: &regions)
         }
         if origins.capacity < origins.count + most {
             origins.reserveCapacity(max(origins.count + most, 2 * origins.capacity))
+            HugePages.advise(storageOf: &origins)
         }
         let line = pathNode.mark.line, pathMark = pathNode.mark
         // Outcomes are moved out of the sink (swapped with empty ones), and their regions out of

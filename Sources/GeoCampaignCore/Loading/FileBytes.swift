@@ -36,6 +36,17 @@ enum HugePages {
     /// Memory below this many bytes is left as it is.
     static let from = 4 << 20
 
+    /// Advises huge pages for the storage of `array`, its whole capacity (written later by
+    /// appends): large arrays filled once, such as a campaign's regions as they are merged
+    /// (10 MB for 100k regions, 2,500 page faults of 4 KiB on one thread).
+    static func advise<Element>(storageOf array: inout [Element]) {
+        let bytes = array.capacity * MemoryLayout<Element>.stride
+        guard bytes >= from else { return }
+        array.withUnsafeMutableBufferPointer { b in
+            if let p = b.baseAddress { advise(UnsafeMutableRawPointer(p), bytes: bytes) }
+        }
+    }
+
     /// Advises huge pages for the whole 2 MiB pages within `bytes` bytes at `p`.
     static func advise(_ p: UnsafeMutableRawPointer, bytes: Int) {
         #if os(Linux)

@@ -38,7 +38,8 @@ extension PolygonCheck {
 
     /// The problems of one polygon part whose rings (outer first, then holes) are given as
     /// written, and the rings normalized (see `normalize`), each ring normalized once.
-    static func check(_ written: [[Coordinate]]) -> (problems: [Problem], normalized: [[Coordinate]]) {
+    /// - Parameter scratch: memory reused from call to call on one thread (`firstCrossing`).
+    static func check(_ written: [[Coordinate]], scratch: Scratch? = nil) -> (problems: [Problem], normalized: [[Coordinate]]) {
         var out: [Problem] = []
         var points: [[Coordinate]] = []
         points.reserveCapacity(written.count)
@@ -60,7 +61,7 @@ extension PolygonCheck {
         }
         guard ok else { return (out, points) }
         // Positions as written are only needed to report a problem.
-        if let c = firstCrossing(points) {
+        if let c = firstCrossing(points, scratch: scratch) {
             let ra = normalize(written[c.ringA]).indices, rb = normalize(written[c.ringB]).indices
             out.append(.crossing(ringA: c.ringA, fromA: ra[c.edgeA], toA: ra[(c.edgeA + 1) % ra.count],
                                  ringB: c.ringB, fromB: rb[c.edgeB], toB: rb[(c.edgeB + 1) % rb.count]))

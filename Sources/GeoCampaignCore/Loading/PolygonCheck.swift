@@ -105,33 +105,43 @@ enum PolygonCheck {
     /// - Complexity: a sweep over edges sorted by longitude: O(n log n + k) for k pairs whose
     ///   longitude ranges overlap (O(n²) only for pathological shapes); rings of up to
     ///   `pairwiseUpTo` edges in all are checked pair by pair.
-    static func firstCrossing(_ rings: [[Coordinate]], pairwiseUpTo: Int = 8) -> Crossing? {
+    /// - Parameter scratch: memory for the edges reused from call to call (on one thread), else
+    ///   memory of the call.
+    static func firstCrossing(_ rings: [[Coordinate]], pairwiseUpTo: Int = 8, scratch: Scratch? = nil) -> Crossing? {
         var total = 0
         for ring in rings where ring.count >= 2 { total += ring.count }
         guard total > 0 else { return nil }
-        // The edges live in scratch memory of the call (on the stack when small), not in
-        // arrays: this runs once per polygon of every import.
+        // The edges live in scratch memory (the caller's, or the call's: on the stack when
+        // small), not in arrays: this runs once per polygon of every import.
+        if let scratch {
+            return firstCrossing(rings, total: total, pairwiseUpTo: pairwiseUpTo,
+                                 in: scratch.memory(MemoryLayout<Edge>.stride * total).bindMemory(to: Edge.self, capacity: total))
+        }
         return withUnsafeTemporaryAllocation(of: Edge.self, capacity: total) { buffer in
-            let edges = buffer.baseAddress.unsafelyUnwrapped
-            var n = 0
-            for ring in rings where ring.count >= 2 {
-                ring.withUnsafeBufferPointer { pts in
-                    let first = n, last = n + pts.count - 1
-                    for k in 0..<pts.count {
-                        let a = pts[k], b = pts[k == pts.count - 1 ? 0 : k + 1]
-                        (edges + n).initialize(to: Edge(a: a, b: b, next: n == last ? first : n + 1))
-                        n += 1
-                    }
+            firstCrossing(rings, total: total, pairwiseUpTo: pairwiseUpTo, in: buffer.baseAddress.unsafelyUnwrapped)
+        }
+    }
+
+    /// `firstCrossing` with room for the `total` edges at `edges`.
+    private static func firstCrossing(_ rings: [[Coordinate]], total: Int, pairwiseUpTo: Int, in edges: UnsafeMutablePointer<Edge>) -> Crossing? {
+        var n = 0
+        for ring in rings where ring.count >= 2 {
+            ring.withUnsafeBufferPointer { pts in
+                let first = n, last = n + pts.count - 1
+                for k in 0..<pts.count {
+                    let a = pts[k], b = pts[k == pts.count - 1 ? 0 : k + 1]
+                    (edges + n).initialize(to: Edge(a: a, b: b, next: n == last ? first : n + 1))
+                    n += 1
                 }
             }
-            defer { edges.deinitialize(count: n) }
-            let found = n <= pairwiseUpTo
-                ? firstCrossingPairwise(UnsafeBufferPointer(start: edges, count: n))
-                : firstCrossingSwept(UnsafeBufferPointer(start: edges, count: n))
-            guard let (lo, hi) = found else { return nil }
-            let (ringA, edgeA) = ringAndEdge(lo, rings), (ringB, edgeB) = ringAndEdge(hi, rings)
-            return Crossing(ringA: ringA, edgeA: edgeA, ringB: ringB, edgeB: edgeB)
         }
+        defer { edges.deinitialize(count: n) }
+        let found = n <= pairwiseUpTo
+            ? firstCrossingPairwise(UnsafeBufferPointer(start: edges, count: n))
+            : firstCrossingSwept(UnsafeBufferPointer(start: edges, count: n))
+        guard let (lo, hi) = found else { return nil }
+        let (ringA, edgeA) = ringAndEdge(lo, rings), (ringB, edgeB) = ringAndEdge(hi, rings)
+        return Crossing(ringA: ringA, edgeA: edgeA, ringB: ringB, edgeB: edgeB)
     }
 
     /// The ring and edge number of edge `id` in the order `firstCrossing` numbers them (rings

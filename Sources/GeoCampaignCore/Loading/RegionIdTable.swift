@@ -62,6 +62,10 @@ struct RegionIdTable {
         keys.reserveCapacity(n)
         places.reserveCapacity(n)
         hashes.reserveCapacity(n)
+        // Filled by appends, 100k ids at once from a large import: huge pages (few faults).
+        HugePages.advise(storageOf: &keys)
+        HugePages.advise(storageOf: &places)
+        HugePages.advise(storageOf: &hashes)
         var fresh = [Int32](repeating: -1, count: size)
         for (k, h) in hashes.enumerated() {
             var s = h & (size - 1)
