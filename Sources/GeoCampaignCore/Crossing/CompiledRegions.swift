@@ -211,7 +211,7 @@ struct CompiledGeometry: Sendable {
     /// need, so those can be built while the vertices are written.
     /// - Complexity: O(regions), spread over the cores.
     static func heads(of shapes: [Region.Shape], order: [Int], bounds: [BoundingBox]) -> [RegionGeometry] {
-        [RegionGeometry](unsafeUninitializedCapacity: order.count) { out, written in
+        HugePages.array(count: order.count) { out in
             shapes.withUnsafeBufferPointer { src in
                 order.withUnsafeBufferPointer { order in
                     inChunks(order.count) { range in
@@ -226,7 +226,6 @@ struct CompiledGeometry: Sendable {
                     }
                 }
             }
-            written = order.count
         }
     }
 
@@ -273,13 +272,12 @@ struct CompiledGeometry: Sendable {
     /// Each region's own box (`RegionGeometry.bounds(of:)`), large sets in chunks on all cores.
     /// - Complexity: O(total vertices), spread over the cores.
     static func bounds(of shapes: [Region.Shape]) -> [BoundingBox] {
-        [BoundingBox](unsafeUninitializedCapacity: shapes.count) { out, written in
+        HugePages.array(count: shapes.count) { out in
             shapes.withUnsafeBufferPointer { src in
                 inChunks(src.count) { range in
                     for r in range { (out.baseAddress.unsafelyUnwrapped + r).initialize(to: RegionGeometry.bounds(of: src[r])) }
                 }
             }
-            written = shapes.count
         }
     }
 
