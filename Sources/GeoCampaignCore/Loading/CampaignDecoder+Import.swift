@@ -99,14 +99,39 @@ extension CampaignDecoder {
         var radius: Double?
         var hyst: Double?
         var confirm: Int64?
+        /// The member names looked up in each feature, prepared once.
+        var keys: Keys
 
-        /// The same settings in storage of their own (strings and the tag list copied).
+        /// The member names a feature is read by.
+        struct Keys {
+            let properties = JSONTape.Key("properties"), id = JSONTape.Key("id"), geometry = JSONTape.Key("geometry")
+            let type = JSONTape.Key("type"), coordinates = JSONTape.Key("coordinates"), tags = JSONTape.Key("tags")
+            let idProperty: JSONTape.Key?
+            let nameProperty: JSONTape.Key
+
+            init(idProperty: String?, nameProperty: String) {
+                self.idProperty = idProperty.map(JSONTape.Key.init)
+                self.nameProperty = JSONTape.Key(nameProperty)
+            }
+        }
+
+        init(extraTags: [String], idProperty: String?, nameProperty: String, radius: Double?, hyst: Double?, confirm: Int64?) {
+            self.extraTags = extraTags
+            self.idProperty = idProperty
+            self.nameProperty = nameProperty
+            self.radius = radius
+            self.hyst = hyst
+            self.confirm = confirm
+            keys = Keys(idProperty: idProperty, nameProperty: nameProperty)
+        }
+
+        /// The same settings in storage of their own (strings, the tag list and the names
+        /// copied).
         func ownCopy() -> ImportSettings {
-            var copy = self
-            copy.extraTags = extraTags.map { String(decoding: Array($0.utf8), as: UTF8.self) }
-            copy.idProperty = idProperty.map { String(decoding: Array($0.utf8), as: UTF8.self) }
-            copy.nameProperty = String(decoding: Array(nameProperty.utf8), as: UTF8.self)
-            return copy
+            ImportSettings(extraTags: extraTags.map { String(decoding: Array($0.utf8), as: UTF8.self) },
+                           idProperty: idProperty.map { String(decoding: Array($0.utf8), as: UTF8.self) },
+                           nameProperty: String(decoding: Array(nameProperty.utf8), as: UTF8.self),
+                           radius: radius, hyst: hyst, confirm: confirm)
         }
     }
 
@@ -158,7 +183,7 @@ extension CampaignDecoder {
     private static func decodeFeature(_ i: Int, _ feature: JSONTape.Value, _ settings: ImportSettings, _ scratch: inout [[Coordinate]],
                                       _ checkScratch: PolygonCheck.Scratch) -> FeatureOutcome {
         var out = FeatureOutcome()
-        let extraTags = settings.extraTags, idProperty = settings.idProperty, nameProperty = settings.nameProperty
+        let extraTags = settings.extraTags, idProperty = settings.idProperty, keys = settings.keys
         let radius = settings.radius, hyst = settings.hyst, confirm = settings.confirm
         func issue(_ severity: Diagnostic.Severity, _ kind: String, _ plural: String, id: String?, at offset: Int,
                    _ render: @escaping (String) -> String) {
@@ -168,17 +193,17 @@ extension CampaignDecoder {
             issue(.error, "not-object", "are not GeoJSON Feature objects", id: nil, at: feature.offset) { "\($0) is not a GeoJSON Feature object" }
             return out
         }
-        let props = feature["properties"]
+        let props = feature[keys.properties]
         let idNode: JSONTape.Value?
         let id: String?
-        if let p = idProperty {
+        if let p = keys.idProperty {
             idNode = props?[p]
             id = idNode?.text
-        } else if let n = feature["id"], let t = n.text {
+        } else if let n = feature[keys.id], let t = n.text {
             idNode = n
             id = t
         } else {
-            idNode = props?["id"]
+            idNode = props?[keys.id]
             id = idNode?.text
         }
         guard let id, !id.isEmpty, !Self.hasControlCharacter(id) else {
@@ -187,9 +212,9 @@ extension CampaignDecoder {
             issue(.error, "no-id", "have no usable id", id: id, at: idNode?.offset ?? feature.offset) { "\($0) has no usable id: \(how)" }
             return out
         }
-        let name = props?[nameProperty]?.text
+        let name = props?[keys.nameProperty]?.text
         var tags = extraTags
-        if let t = props?["tags"] {
+        if let t = props?[keys.tags] {
             if let strings = t.strings {
                 tags.reserveCapacity(extraTags.count + strings.count)
                 for s in strings where !s.isEmpty && !tags.contains(s) { tags.append(s) }
@@ -200,13 +225,13 @@ extension CampaignDecoder {
                 }
             }
         }
-        guard let geometry = feature["geometry"], geometry.isObject, let type = geometry["type"]?.string else {
-            issue(.error, "no-geometry", "have no geometry", id: id, at: feature["geometry"]?.offset ?? feature.offset) {
+        guard let geometry = feature[keys.geometry], geometry.isObject, let type = geometry[keys.type]?.string else {
+            issue(.error, "no-geometry", "have no geometry", id: id, at: feature[keys.geometry]?.offset ?? feature.offset) {
                 "\($0) has no geometry: give it a Point, Polygon or MultiPolygon"
             }
             return out
         }
-        let coords = geometry["coordinates"]
+        let coords = geometry[keys.coordinates]
         let coordsOffset = coords?.offset ?? geometry.offset
         var shape: Region.Shape?
         switch type {
@@ -235,27 +260,42 @@ extension CampaignDecoder {
             var fatal = false
             for (pi, poly) in polys.enumerated() {
                 guard let ringNodes = poly.array, !ringNodes.isEmpty else { malformed = true; break }
-                var read = 0
+                // Each ring normalized as it is read from the nodes (`PolygonCheck.normalizedRing`),
+                // with its range checked; the rings as written are read again only to name a
+                // problem's place.
+                var normalized: [[Coordinate]] = []
+                normalized.reserveCapacity(ringNodes.count)
+                var span = 0.0, inRange = true
                 for r in ringNodes {
-                    if read == scratch.count { scratch.append([]) }
-                    guard r.positions(into: &scratch[read]) else { break }
-                    read += 1
+                    guard let ring = Self.normalizedRing(r) else { break }
+                    if normalized.isEmpty { span = ring.hi - ring.lo }
+                    inRange = inRange && ring.inRange
+                    normalized.append(ring.points)
                 }
-                guard read == ringNodes.count else { malformed = true; break }
-                let rs = Array(scratch[0..<read])
-                if let (r, k) = Self.firstOutOfRange(rs) {
-                    let at = rs[r][k]
-                    issue(.error, "range", "have positions out of range", id: id, at: ringNodes[r].itemOffset(k)) { Self.rangeMessage($0, at) }
-                    fatal = true
-                    break
+                guard normalized.count == ringNodes.count else { malformed = true; break }
+                func written() -> [[Coordinate]] {
+                    for (k, r) in ringNodes.enumerated() {
+                        if k == scratch.count { scratch.append([]) }
+                        _ = r.positions(into: &scratch[k])
+                    }
+                    return Array(scratch[0..<ringNodes.count])
+                }
+                if !inRange {
+                    let rs = written()
+                    if let (r, k) = Self.firstOutOfRange(rs) {
+                        let at = rs[r][k]
+                        issue(.error, "range", "have positions out of range", id: id, at: ringNodes[r].itemOffset(k)) { Self.rangeMessage($0, at) }
+                        fatal = true
+                        break
+                    }
                 }
                 let several = polys.count > 1
                 func subject(_ label: String) -> String { several ? "part \(pi + 1) of \(label)" : label }
-                let (problems, normalized) = PolygonCheck.check(rs, scratch: checkScratch)
+                let problems = PolygonCheck.check(normalized: normalized, outerLonSpan: span, written: written, scratch: checkScratch)
                 for p in problems {
                     switch p {
                     case .crossing(_, _, _, let rb, let fb, _):
-                        let at = rs[rb][fb]
+                        let at = written()[rb][fb]
                         issue(.warning, "crossing", "cross themselves", id: id, at: ringNodes[rb].itemOffset(fb)) {
                             p.message(subject: subject($0), place: " near \(at.lat), \(at.lon)") + "; inside and outside follow the even-odd rule"
                         }
@@ -281,7 +321,7 @@ extension CampaignDecoder {
             if fatal { return out }
             shape = .polygon(parts)
         default:
-            issue(.error, "type-\(type)", "are \(type) features, which cannot be regions", id: id, at: geometry["type"]?.offset ?? geometry.offset) {
+            issue(.error, "type-\(type)", "are \(type) features, which cannot be regions", id: id, at: geometry[keys.type]?.offset ?? geometry.offset) {
                 "\($0) is a \(type): only Point, Polygon and MultiPolygon features can be regions"
             }
             return out
@@ -292,6 +332,25 @@ extension CampaignDecoder {
         out.regionOffset = (idNode ?? feature).offset
         out.idHash = id.hashValue
         return out
+    }
+
+    /// Ring node `ring` normalized as it is read (`PolygonCheck.normalizedRing`): its positions
+    /// as `JSONTape.positions(_:into:)` reads them, nil when it is not an array of positions.
+    /// - Complexity: O(positions), one allocation (the normalized ring).
+    private static func normalizedRing(_ ring: JSONTape.Value) -> (points: [Coordinate], lo: Double, hi: Double, inRange: Bool)? {
+        let tape = ring.tape, t = tape.nodes
+        guard ring.isArray, let count = ring.count else { return nil }
+        var c = ring.index + 1
+        return PolygonCheck.normalizedRing(count: count) {
+            let node = t[c]
+            if node.kind == .position {
+                c += 1
+                return Coordinate(lat: node.latitude, lon: node.number)
+            }
+            guard let p = tape.position(c) else { return nil }
+            c = tape.next(c)
+            return p
+        }
     }
 
     /// The properties whose values (strings or numbers, as ids are read) are present, usable and

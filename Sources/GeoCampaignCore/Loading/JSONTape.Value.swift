@@ -22,6 +22,9 @@ extension JSONTape {
         /// Whether this is an object.
         var isObject: Bool { kind == .object }
 
+        /// Whether this is an array node (not a position node, whose numbers are its items).
+        var isArray: Bool { part == 0 && tape.nodes[index].kind == .array }
+
         /// Whether this is `null`.
         var isNull: Bool { kind == .null }
 
@@ -32,6 +35,11 @@ extension JSONTape {
 
         /// The member `key` of an object (the first, if the name is repeated), as `JSONTape.member`.
         subscript(_ key: String) -> Value? {
+            part == 0 ? tape.member(index, key).map { Value(tape, $0) } : nil
+        }
+
+        /// The member `key` of an object (the first, if the name is repeated), as `JSONTape.member`.
+        subscript(_ key: Key) -> Value? {
             part == 0 ? tape.member(index, key).map { Value(tape, $0) } : nil
         }
 

@@ -37,31 +37,56 @@ enum PolygonCheck {
     /// The points of `normalize(written)` and the least and greatest longitude among them
     /// (0 and 0 for no points), in one pass over the points as written.
     static func normalizedPointsAndLonRange(_ written: [Coordinate]) -> (points: [Coordinate], lo: Double, hi: Double) {
-        var lo = 0.0, hi = 0.0
-        let points = written.withUnsafeBufferPointer { from in
-            [Coordinate](unsafeUninitializedCapacity: from.count) { to, count in
-                guard var last = from.first else {
-                    count = 0
-                    return
-                }
-                to.initializeElement(at: 0, to: last)
-                var n = 1
-                lo = last.lon
-                hi = lo
-                for p in from.dropFirst() where p != last {
-                    to.initializeElement(at: n, to: p)
-                    n += 1
-                    last = p
-                    lo = min(lo, p.lon)
-                    hi = max(hi, p.lon)
-                }
-                // The closing points (those equal to the first) are not in the ring; their
-                // longitude is the first's.
-                while n > 1, to[n - 1] == to[0] { n -= 1 }
-                count = n
+        written.withUnsafeBufferPointer { from in
+            var k = 0
+            let ring = normalizedRing(count: from.count) {
+                k += 1
+                return from[k - 1]
             }
+            return ring.map { ($0.points, $0.lo, $0.hi) } ?? ([], 0, 0)
         }
-        return (points, lo, hi)
+    }
+
+    /// The ring of `count` points as written, given one by one by `next` (nil when an item is
+    /// not a point: then the result is nil), normalized as `normalize` does, with the least and
+    /// greatest longitude among its points (0 and 0 for no points) and whether every point as
+    /// written lies within latitudes -90...90 and longitudes -180...180 (NaN does not): in one
+    /// pass, straight into the ring's storage (`normalizedPointsAndLonRange` of the points).
+    @inline(__always)
+    static func normalizedRing(count: Int, _ next: () -> Coordinate?) -> (points: [Coordinate], lo: Double, hi: Double, inRange: Bool)? {
+        var lo = 0.0, hi = 0.0, inRange = true, complete = true
+        let points = [Coordinate](unsafeUninitializedCapacity: count) { to, written in
+            written = 0
+            guard count > 0 else { return }
+            guard var last = next() else {
+                complete = false
+                return
+            }
+            to.initializeElement(at: 0, to: last)
+            var n = 1
+            lo = last.lon
+            hi = lo
+            var within = (-90.0...90.0).contains(last.lat) && (-180.0...180.0).contains(last.lon)
+            for _ in 1..<count {
+                guard let p = next() else {
+                    complete = false
+                    break
+                }
+                within = within && (-90.0...90.0).contains(p.lat) && (-180.0...180.0).contains(p.lon)
+                if p == last { continue }
+                to.initializeElement(at: n, to: p)
+                n += 1
+                last = p
+                lo = min(lo, p.lon)
+                hi = max(hi, p.lon)
+            }
+            // The closing points (those equal to the first) are not in the ring; their
+            // longitude is the first's.
+            while n > 1, to[n - 1] == to[0] { n -= 1 }
+            written = n
+            inRange = within
+        }
+        return complete ? (points, lo, hi, inRange) : nil
     }
 
     /// Number of distinct points, counted up to 3 (enough to tell a ring from a degenerate one)
