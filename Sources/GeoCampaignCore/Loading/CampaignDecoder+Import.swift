@@ -256,6 +256,7 @@ extension CampaignDecoder {
                 polys = mp
             }
             var parts: [Region.PolygonPart] = []
+            parts.reserveCapacity(polys.count)
             var malformed = polys.isEmpty
             var fatal = false
             for (pi, poly) in polys.enumerated() {
@@ -338,11 +339,20 @@ extension CampaignDecoder {
     /// as `JSONTape.positions(_:into:)` reads them, nil when it is not an array of positions.
     /// - Complexity: O(positions), one allocation (the normalized ring).
     private static func normalizedRing(_ ring: JSONTape.Value) -> (points: [Coordinate], lo: Double, hi: Double, inRange: Bool)? {
-        let tape = ring.tape, t = tape.nodes
         guard ring.isArray, let count = ring.count else { return nil }
-        var c = ring.index + 1
-        return PolygonCheck.normalizedRing(count: count) {
-            let node = t[c]
+        var points = RingNodes(tape: ring.tape, c: ring.index + 1)
+        return PolygonCheck.normalizedRing(count: count, &points)
+    }
+
+    /// The items of a ring node read as positions, in order (position nodes in place, others
+    /// as `JSONTape.position` reads them).
+    private struct RingNodes: PolygonCheck.RingPoints {
+        let tape: JSONTape
+        /// The next item's node.
+        var c: Int
+
+        @inline(__always) mutating func next() -> Coordinate? {
+            let node = tape.nodes[c]
             if node.kind == .position {
                 c += 1
                 return Coordinate(lat: node.latitude, lon: node.number)

@@ -38,43 +38,57 @@ enum PolygonCheck {
     /// (0 and 0 for no points), in one pass over the points as written.
     static func normalizedPointsAndLonRange(_ written: [Coordinate]) -> (points: [Coordinate], lo: Double, hi: Double) {
         written.withUnsafeBufferPointer { from in
-            var k = 0
-            let ring = normalizedRing(count: from.count) {
-                k += 1
-                return from[k - 1]
-            }
+            var points = BufferPoints(buffer: from)
+            let ring = normalizedRing(count: from.count, &points)
             return ring.map { ($0.points, $0.lo, $0.hi) } ?? ([], 0, 0)
         }
     }
 
-    /// The ring of `count` points as written, given one by one by `next` (nil when an item is
-    /// not a point: then the result is nil), normalized as `normalize` does, with the least and
-    /// greatest longitude among its points (0 and 0 for no points) and whether every point as
-    /// written lies within latitudes -90...90 and longitudes -180...180 (NaN does not): in one
-    /// pass, straight into the ring's storage (`normalizedPointsAndLonRange` of the points).
+    /// Points given one at a time: those of a ring as written (`normalizedRing`).
+    protocol RingPoints {
+        /// The next point, or nil when the next item is not a point.
+        mutating func next() -> Coordinate?
+    }
+
+    /// The points of a buffer, in order.
+    struct BufferPoints: RingPoints {
+        let buffer: UnsafeBufferPointer<Coordinate>
+        var k = 0
+
+        @inline(__always) mutating func next() -> Coordinate? {
+            k += 1
+            return buffer[k - 1]
+        }
+    }
+
+    /// The ring of `count` points as written, given one by one by `points` (when an item is not
+    /// a point, the result is nil), normalized as `normalize` does, with the least and greatest
+    /// longitude among its points (0 and 0 for no points) and whether every point as written
+    /// lies within latitudes -90...90 and longitudes -180...180 (NaN does not): in one pass,
+    /// straight into the ring's storage (`normalizedPointsAndLonRange` of the points).
     @inline(__always)
-    static func normalizedRing(count: Int, _ next: () -> Coordinate?) -> (points: [Coordinate], lo: Double, hi: Double, inRange: Bool)? {
+    static func normalizedRing<Points: RingPoints>(count: Int, _ points: inout Points) -> (points: [Coordinate], lo: Double, hi: Double, inRange: Bool)? {
         var lo = 0.0, hi = 0.0, inRange = true, complete = true
-        let points = [Coordinate](unsafeUninitializedCapacity: count) { to, written in
+        let ring = [Coordinate](unsafeUninitializedCapacity: count) { to, written in
             written = 0
-            guard count > 0 else { return }
-            guard var last = next() else {
+            guard count > 0, let out = to.baseAddress else { return }
+            guard var last = points.next() else {
                 complete = false
                 return
             }
-            to.initializeElement(at: 0, to: last)
+            out.initialize(to: last)
             var n = 1
             lo = last.lon
             hi = lo
             var within = (-90.0...90.0).contains(last.lat) && (-180.0...180.0).contains(last.lon)
             for _ in 1..<count {
-                guard let p = next() else {
+                guard let p = points.next() else {
                     complete = false
-                    break
+                    return
                 }
                 within = within && (-90.0...90.0).contains(p.lat) && (-180.0...180.0).contains(p.lon)
                 if p == last { continue }
-                to.initializeElement(at: n, to: p)
+                (out + n).initialize(to: p)
                 n += 1
                 last = p
                 lo = min(lo, p.lon)
@@ -82,11 +96,11 @@ enum PolygonCheck {
             }
             // The closing points (those equal to the first) are not in the ring; their
             // longitude is the first's.
-            while n > 1, to[n - 1] == to[0] { n -= 1 }
+            while n > 1, out[n - 1] == out[0] { n -= 1 }
             written = n
             inRange = within
         }
-        return complete ? (points, lo, hi, inRange) : nil
+        return complete ? (ring, lo, hi, inRange) : nil
     }
 
     /// Number of distinct points, counted up to 3 (enough to tell a ring from a degenerate one)
