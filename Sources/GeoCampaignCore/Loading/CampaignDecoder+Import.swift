@@ -144,26 +144,36 @@ extension CampaignDecoder {
         /// The rings as written, and the polygon check's memory, reused from feature to feature.
         private var scratch: [[Coordinate]] = []
         private let checkScratch = PolygonCheck.Scratch()
-        /// One outcome per feature taken, in file order, in blocks of `blockSize`: an array of
-        /// 100k outcomes grown by doubling moved them again and again, into fresh pages; and
-        /// blocks of 4 MiB or more are mapped by `malloc` (`ProcessMemory.mappedBlockBytes`),
-        /// so that once merged they are given back, where smaller ones freed after the parse
-        /// left 16 MB of holes in the heap that the compile's arrays did not fit in.
+        /// One outcome per feature taken, in file order, in blocks of `blockSize`, unless the
+        /// sink merges them (`merge`): an array of 100k outcomes grown by doubling moved them
+        /// again and again, into fresh pages; and blocks of 4 MiB or more are mapped by `malloc`
+        /// (`ProcessMemory.mappedBlockBytes`), so that once merged they are given back, where
+        /// smaller ones freed after the parse left 16 MB of holes in the heap that the compile's
+        /// arrays did not fit in.
         var outcomes: [[FeatureOutcome]] = []
         private static let blockSize = max(1_024, Int(ProcessMemory.mappedBlockBytes) / MemoryLayout<FeatureOutcome>.stride + 1)
+        /// The calling thread's sink merges each outcome as soon as it is decoded (while it is
+        /// still in the cache, beside the other threads' decoding), and those of the parts
+        /// parsed ahead as it takes them over: no serial merge of every feature after the parse.
+        @exclusivity(unchecked) var merge: FeatureMerge?
 
         init(_ settings: ImportSettings) {
             self.settings = settings
         }
 
         func take(_ item: JSONTape.Value, _ k: Int) {
+            var outcome = CampaignDecoder.decodeFeature(k, item, settings, &scratch, checkScratch)
+            if merge != nil {
+                merge!.add(&outcome)
+                return
+            }
             if outcomes.last.map({ $0.count == Self.blockSize }) ?? true {
                 var block: [FeatureOutcome] = []
                 block.reserveCapacity(Self.blockSize)
                 HugePages.advise(storageOf: &block)
                 outcomes.append(block)
             }
-            outcomes[outcomes.count - 1].append(CampaignDecoder.decodeFeature(k, item, settings, &scratch, checkScratch))
+            outcomes[outcomes.count - 1].append(outcome)
         }
 
         func append(_ later: any JSONItemSink, first: Int) {
@@ -171,8 +181,131 @@ extension CampaignDecoder {
             for b in later.outcomes.indices {
                 for k in later.outcomes[b].indices { later.outcomes[b][k].renumber(by: first) }
             }
-            outcomes += later.outcomes
+            if merge == nil {
+                outcomes += later.outcomes
+            } else {
+                // Their ids' slots in the id table are loaded a few features ahead.
+                for b in later.outcomes.indices {
+                    var block: [FeatureOutcome] = []
+                    swap(&block, &later.outcomes[b])
+                    for k in block.indices {
+                        if k + 8 < block.count { merge!.prefetch(block[k + 8]) }
+                        var outcome = FeatureOutcome()
+                        swap(&outcome, &block[k])
+                        merge!.add(&outcome)
+                    }
+                }
+            }
             later.outcomes = []
+        }
+    }
+
+    /// The campaign's regions, their ids, origins and tags as an import adds its features'
+    /// regions to them one by one in feature order, with the features' problems; while the
+    /// import is decoded it holds them (moved out of the `CampaignScope`, put back after).
+    private struct FeatureMerge {
+        var regions: [Region]
+        var origins: [CampaignScope.Origin]
+        var regionIds: RegionIdTable
+        var tags: Set<String>
+        var issues: [FeatureIssue] = []
+        var duplicates: [FeatureIssue] = []
+        var pointExample: String?
+        let radius: Double?
+        let extraTagCount: Int
+        let rel: String
+        let line: Int
+        let entry: Int
+        let pathMark: SourceMark
+        let campaignPath: String
+        /// What the scope held before the import (for `undo`).
+        private let start: (regions: Int, origins: Int, ids: Int)
+        private let tagsBefore: Set<String>
+
+        init(scope: CampaignScope, radius: Double?, extraTagCount: Int, rel: String, pathMark: SourceMark, entry: Int, campaignPath: String) {
+            regions = []
+            origins = []
+            regionIds = RegionIdTable()
+            tags = []
+            swap(&regions, &scope.regions)
+            swap(&origins, &scope.origins)
+            swap(&regionIds, &scope.regionIds)
+            swap(&tags, &scope.tags)
+            self.radius = radius
+            self.extraTagCount = extraTagCount
+            self.rel = rel
+            line = pathMark.line
+            self.pathMark = pathMark
+            self.entry = entry
+            self.campaignPath = campaignPath
+            start = (regions.count, origins.count, regionIds.count)
+            tagsBefore = tags
+        }
+
+        /// Room for about `features` more regions, growing geometrically: several large imports
+        /// in a row must not each rehash or copy everything the ones before added.
+        mutating func reserve(_ features: Int) {
+            if regionIds.capacity < regionIds.count + features {
+                regionIds.reserveCapacity(max(regionIds.count + features, 2 * regionIds.capacity))
+            }
+            if regions.capacity < regions.count + features {
+                regions.reserveCapacity(max(regions.count + features, 2 * regions.capacity))
+                HugePages.advise(storageOf: &regions)
+            }
+            if origins.capacity < origins.count + features {
+                origins.reserveCapacity(max(origins.count + features, 2 * origins.capacity))
+                HugePages.advise(storageOf: &origins)
+            }
+        }
+
+        /// Loads the id table's slot for `outcome`'s region (a hint: the merge of a part parsed
+        /// ahead reads the table at random places, each a cache miss).
+        @inline(__always) func prefetch(_ outcome: FeatureOutcome) {
+            if outcome.region != nil { regionIds.prefetch(hash: outcome.idHash) }
+        }
+
+        /// Adds the next feature's outcome (moved out of it): its problems, and its region
+        /// unless its id is taken (a duplicate, reported) or it is a Point without a radius.
+        mutating func add(_ outcome: inout FeatureOutcome) {
+            if !outcome.issues.isEmpty { issues += outcome.issues }
+            if pointExample == nil, let p = outcome.pointId { pointExample = p }
+            guard let region = outcome.region.take() else { return }
+            // Without a radius, Points make no regions (reported by the import).
+            if radius == nil, case .circle = region.shape { return }
+            let id = region.id
+            if let first = regionIds.insert(id, .imported(feature: outcome.feature + 1, id: id, file: rel, line: line), hash: outcome.idHash) {
+                let words = first.words, path = campaignPath
+                duplicates.append(FeatureIssue(severity: .error, kind: "dup", plural: "have ids already used in this campaign",
+                                               feature: outcome.feature, id: id,
+                                               render: { "\($0) has the id '\(id)', already used \(words) in \(path): region ids must be unique in a campaign (use id_property: to pick another property)" },
+                                               offset: outcome.regionOffset))
+                return
+            }
+            // The import's own tags were added before; only a feature's extra tags are new.
+            if region.tags.count > extraTagCount {
+                for t in region.tags.dropFirst(extraTagCount) { tags.insert(t) }
+            }
+            regions.append(consume region)
+            origins.append(.imported(entry: entry, mark: pathMark, file: rel))
+        }
+
+        /// Forgets everything added (the import failed, or its features are decoded again).
+        mutating func undo() {
+            regions.removeSubrange(start.regions...)
+            origins.removeSubrange(start.origins...)
+            regionIds.truncate(to: start.ids)
+            tags = tagsBefore
+            issues = []
+            duplicates = []
+            pointExample = nil
+        }
+
+        /// Puts the regions, origins, ids and tags back into `scope`.
+        mutating func giveBack(to scope: CampaignScope) {
+            swap(&regions, &scope.regions)
+            swap(&origins, &scope.origins)
+            swap(&regionIds, &scope.regionIds)
+            swap(&tags, &scope.tags)
         }
     }
 
@@ -405,8 +538,12 @@ extension CampaignDecoder {
         let settings = ImportSettings(extraTags: extraTags, idProperty: idProperty, nameProperty: nameProperty,
                                       radius: radius, hyst: hyst, confirm: confirm)
         // The features are decoded while the file is parsed, each part of a large file on its
-        // own thread (`FeatureSink`); their outcomes are merged below, in file order.
+        // own thread (`FeatureSink`), and merged in file order: the calling thread's as it
+        // decodes them, the other parts' as it takes them over.
         let sink = FeatureSink(settings)
+        sink.merge = FeatureMerge(scope: scope, radius: radius, extraTagCount: extraTags.count, rel: rel, pathMark: pathNode.mark,
+                                  entry: entry, campaignPath: file.path)
+        defer { sink.merge?.giveBack(to: scope) }
         // When the loader hashes its sources (for a stateful run's fingerprints), the file's
         // bytes are hashed on a thread of its own as soon as they are read, while the features
         // are parsed and decoded (not on the pool, where it would wait behind the parts of a
@@ -416,6 +553,8 @@ extension CampaignDecoder {
         let stream = JSONParser.ItemStream(member: "features", sink: sink, makeSink: { FeatureSink(settings.ownCopy()) })
         let geo: GeoJSONCache.File
         switch imports.file(at: resolved, stream: stream, whenRead: { source in
+            // Room for the regions: a feature of a large import takes hundreds of bytes.
+            sink.merge?.reserve(source.byteCount / 768)
             guard let hashFrom else { return }
             hashed = BackgroundTask(.ownThread("import-hash")) { () -> (UInt64, UInt64) in
                 var h = hashFrom
@@ -424,6 +563,7 @@ extension CampaignDecoder {
             }
         }) {
         case .failure(let e):
+            sink.merge?.undo()
             error(pathNode.mark, "the import '\(rel)' \(e.message)")
             scope.regionsIncomplete = true
             return
@@ -433,6 +573,7 @@ extension CampaignDecoder {
         defer { if let hashed { scope.sourceHash = hashed.value } }
         let root = geo.root
         guard root["type"]?.string == "FeatureCollection", let list = root["features"], let items = list.array else {
+            sink.merge?.undo()
             let t = root["type"]?.string.map { " (its type is '\($0)')" } ?? ""
             error(pathNode.mark, "the import '\(rel)' is not a GeoJSON FeatureCollection\(t): export the regions as a FeatureCollection of Point, Polygon and MultiPolygon features")
             scope.regionsIncomplete = true
@@ -442,73 +583,15 @@ extension CampaignDecoder {
         // else (a position in its place, whose numbers are its items) its items are decoded here.
         let streamed = root.document.streamed.flatMap { $0.node == list.index ? $0.items : nil }
         if streamed == nil {
-            sink.outcomes = []
+            sink.merge?.undo()
             for (k, item) in items.enumerated() { sink.take(item.value, k) }
         }
         let featureCount = streamed ?? items.count
-        var issues: [FeatureIssue] = []
-        var duplicates: [FeatureIssue] = []
-        var pointExample: String?
-        // The campaign's regions, their ids and tags, in local variables while this import's
-        // are added (no access to the scope's storage per feature); put back on return.
-        var regions: [Region] = [], origins: [CampaignScope.Origin] = [], regionIds = RegionIdTable(), tags = Set<String>()
-        swap(&regions, &scope.regions)
-        swap(&origins, &scope.origins)
-        swap(&regionIds, &scope.regionIds)
-        swap(&tags, &scope.tags)
-        defer {
-            swap(&regions, &scope.regions)
-            swap(&origins, &scope.origins)
-            swap(&regionIds, &scope.regionIds)
-            swap(&tags, &scope.tags)
-        }
-        // Room for this import's regions, growing geometrically: several large imports in a row
-        // must not each rehash or copy everything the ones before added.
-        let most = featureCount
-        if regionIds.capacity < regionIds.count + most {
-            regionIds.reserveCapacity(max(regionIds.count + most, 2 * regionIds.capacity))
-        }
-        if regions.capacity < regions.count + most {
-            regions.reserveCapacity(max(regions.count + most, 2 * regions.capacity))
-            HugePages.advise(storageOf: &regions)
-        }
-        if origins.capacity < origins.count + most {
-            origins.reserveCapacity(max(origins.count + most, 2 * origins.capacity))
-            HugePages.advise(storageOf: &origins)
-        }
-        let line = pathNode.mark.line, pathMark = pathNode.mark
-        // Outcomes are moved out of the sink (swapped with empty ones), and their regions out of
-        // them, not copied: a copy retained each region's arrays, allocated on another thread.
-        for b in sink.outcomes.indices {
-            var block: [FeatureOutcome] = []
-            swap(&block, &sink.outcomes[b])
-            for k in block.indices {
-                var outcome = FeatureOutcome()
-                swap(&outcome, &block[k])
-                if !outcome.issues.isEmpty { issues += outcome.issues }
-                if pointExample == nil, let p = outcome.pointId { pointExample = p }
-                guard let region = outcome.region.take() else { continue }
-                // Without a radius, Points make no regions (reported below).
-                if radius == nil, case .circle = region.shape { continue }
-                let id = region.id
-                if let first = regionIds.insert(id, .imported(feature: outcome.feature + 1, id: id, file: rel, line: line), hash: outcome.idHash) {
-                    let words = first.words, path = file.path
-                    duplicates.append(FeatureIssue(severity: .error, kind: "dup", plural: "have ids already used in this campaign",
-                                                   feature: outcome.feature, id: id,
-                                                   render: { "\($0) has the id '\(id)', already used \(words) in \(path): region ids must be unique in a campaign (use id_property: to pick another property)" },
-                                                   offset: outcome.regionOffset))
-                    continue
-                }
-                // The import's own tags were added above; only a feature's extra tags are new.
-                if region.tags.count > extraTags.count {
-                    for t in region.tags.dropFirst(extraTags.count) { tags.insert(t) }
-                }
-                regions.append(consume region)
-                origins.append(.imported(entry: entry, mark: pathMark, file: rel))
-            }
-        }
-        sink.outcomes = []
-        issues += duplicates
+        guard var merged = sink.merge.take() else { return }
+        defer { merged.giveBack(to: scope) }
+        var issues = merged.issues
+        issues += merged.duplicates
+        let pointExample = merged.pointExample
         if let example = pointExample, radius == nil {
             if !f.has("radius") {
                 error(pathNode.mark, "'\(rel)' holds Point features (the first is '\(example)'): add a radius to this import to make them circles, e.g. radius: 100m")

@@ -19,6 +19,9 @@ final class SourceFile {
     /// Positions and messages already recorded, so a problem found twice is reported once.
     private var seen: Set<String> = []
 
+    /// Number of bytes of the file.
+    var byteCount: Int { bytes.count }
+
     /// Adds the file's bytes, as they were parsed, to a hash of files' contents (`BatchHash`).
     func addBytes(to h: inout (UInt64, UInt64)) { BatchHash.add(UnsafeRawBufferPointer(bytes), to: &h) }
 
