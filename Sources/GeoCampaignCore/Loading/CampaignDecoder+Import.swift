@@ -155,7 +155,7 @@ extension CampaignDecoder {
         /// The calling thread's sink merges each outcome as soon as it is decoded (while it is
         /// still in the cache, beside the other threads' decoding), and those of the parts
         /// parsed ahead as it takes them over: no serial merge of every feature after the parse.
-        @exclusivity(unchecked) var merge: FeatureMerge?
+        var merge: FeatureMerge?
 
         init(_ settings: ImportSettings) {
             self.settings = settings
@@ -163,8 +163,8 @@ extension CampaignDecoder {
 
         func take(_ item: JSONTape.Value, _ k: Int) {
             var outcome = CampaignDecoder.decodeFeature(k, item, settings, &scratch, checkScratch)
-            if merge != nil {
-                merge!.add(&outcome)
+            if let merge {
+                merge.add(&outcome)
                 return
             }
             if outcomes.last.map({ $0.count == Self.blockSize }) ?? true {
@@ -181,20 +181,20 @@ extension CampaignDecoder {
             for b in later.outcomes.indices {
                 for k in later.outcomes[b].indices { later.outcomes[b][k].renumber(by: first) }
             }
-            if merge == nil {
-                outcomes += later.outcomes
-            } else {
+            if let merge {
                 // Their ids' slots in the id table are loaded a few features ahead.
                 for b in later.outcomes.indices {
                     var block: [FeatureOutcome] = []
                     swap(&block, &later.outcomes[b])
                     for k in block.indices {
-                        if k + 8 < block.count { merge!.prefetch(block[k + 8]) }
+                        if k + 8 < block.count { merge.prefetch(block[k + 8]) }
                         var outcome = FeatureOutcome()
                         swap(&outcome, &block[k])
-                        merge!.add(&outcome)
+                        merge.add(&outcome)
                     }
                 }
+            } else {
+                outcomes += later.outcomes
             }
             later.outcomes = []
         }
@@ -203,14 +203,16 @@ extension CampaignDecoder {
     /// The campaign's regions, their ids, origins and tags as an import adds its features'
     /// regions to them one by one in feature order, with the features' problems; while the
     /// import is decoded it holds them (moved out of the `CampaignScope`, put back after).
-    private struct FeatureMerge {
-        var regions: [Region]
-        var origins: [CampaignScope.Origin]
-        var regionIds: RegionIdTable
-        var tags: Set<String>
-        var issues: [FeatureIssue] = []
-        var duplicates: [FeatureIssue] = []
-        var pointExample: String?
+    /// One thread uses it at a time (the one that merges), so its storage is not checked for
+    /// overlapping accesses per feature.
+    private final class FeatureMerge {
+        @exclusivity(unchecked) var regions: [Region]
+        @exclusivity(unchecked) var origins: [CampaignScope.Origin]
+        @exclusivity(unchecked) var regionIds: RegionIdTable
+        @exclusivity(unchecked) var tags: Set<String>
+        @exclusivity(unchecked) var issues: [FeatureIssue] = []
+        @exclusivity(unchecked) var duplicates: [FeatureIssue] = []
+        @exclusivity(unchecked) var pointExample: String?
         let radius: Double?
         let extraTagCount: Int
         let rel: String
@@ -244,7 +246,7 @@ extension CampaignDecoder {
 
         /// Room for about `features` more regions, growing geometrically: several large imports
         /// in a row must not each rehash or copy everything the ones before added.
-        mutating func reserve(_ features: Int) {
+        func reserve(_ features: Int) {
             if regionIds.capacity < regionIds.count + features {
                 regionIds.reserveCapacity(max(regionIds.count + features, 2 * regionIds.capacity))
             }
@@ -266,7 +268,7 @@ extension CampaignDecoder {
 
         /// Adds the next feature's outcome (moved out of it): its problems, and its region
         /// unless its id is taken (a duplicate, reported) or it is a Point without a radius.
-        mutating func add(_ outcome: inout FeatureOutcome) {
+        func add(_ outcome: inout FeatureOutcome) {
             if !outcome.issues.isEmpty { issues += outcome.issues }
             if pointExample == nil, let p = outcome.pointId { pointExample = p }
             guard let region = outcome.region.take() else { return }
@@ -290,7 +292,7 @@ extension CampaignDecoder {
         }
 
         /// Forgets everything added (the import failed, or its features are decoded again).
-        mutating func undo() {
+        func undo() {
             regions.removeSubrange(start.regions...)
             origins.removeSubrange(start.origins...)
             regionIds.truncate(to: start.ids)
@@ -301,7 +303,7 @@ extension CampaignDecoder {
         }
 
         /// Puts the regions, origins, ids and tags back into `scope`.
-        mutating func giveBack(to scope: CampaignScope) {
+        func giveBack(to scope: CampaignScope) {
             swap(&regions, &scope.regions)
             swap(&origins, &scope.origins)
             swap(&regionIds, &scope.regionIds)
@@ -541,9 +543,10 @@ extension CampaignDecoder {
         // own thread (`FeatureSink`), and merged in file order: the calling thread's as it
         // decodes them, the other parts' as it takes them over.
         let sink = FeatureSink(settings)
-        sink.merge = FeatureMerge(scope: scope, radius: radius, extraTagCount: extraTags.count, rel: rel, pathMark: pathNode.mark,
+        let merged = FeatureMerge(scope: scope, radius: radius, extraTagCount: extraTags.count, rel: rel, pathMark: pathNode.mark,
                                   entry: entry, campaignPath: file.path)
-        defer { sink.merge?.giveBack(to: scope) }
+        sink.merge = merged
+        defer { merged.giveBack(to: scope) }
         // When the loader hashes its sources (for a stateful run's fingerprints), the file's
         // bytes are hashed on a thread of its own as soon as they are read, while the features
         // are parsed and decoded (not on the pool, where it would wait behind the parts of a
@@ -554,7 +557,7 @@ extension CampaignDecoder {
         let geo: GeoJSONCache.File
         switch imports.file(at: resolved, stream: stream, whenRead: { source in
             // Room for the regions: a feature of a large import takes hundreds of bytes.
-            sink.merge?.reserve(source.byteCount / 768)
+            merged.reserve(source.byteCount / 768)
             guard let hashFrom else { return }
             hashed = BackgroundTask(.ownThread("import-hash")) { () -> (UInt64, UInt64) in
                 var h = hashFrom
@@ -563,7 +566,7 @@ extension CampaignDecoder {
             }
         }) {
         case .failure(let e):
-            sink.merge?.undo()
+            merged.undo()
             error(pathNode.mark, "the import '\(rel)' \(e.message)")
             scope.regionsIncomplete = true
             return
@@ -573,7 +576,7 @@ extension CampaignDecoder {
         defer { if let hashed { scope.sourceHash = hashed.value } }
         let root = geo.root
         guard root["type"]?.string == "FeatureCollection", let list = root["features"], let items = list.array else {
-            sink.merge?.undo()
+            merged.undo()
             let t = root["type"]?.string.map { " (its type is '\($0)')" } ?? ""
             error(pathNode.mark, "the import '\(rel)' is not a GeoJSON FeatureCollection\(t): export the regions as a FeatureCollection of Point, Polygon and MultiPolygon features")
             scope.regionsIncomplete = true
@@ -583,12 +586,11 @@ extension CampaignDecoder {
         // else (a position in its place, whose numbers are its items) its items are decoded here.
         let streamed = root.document.streamed.flatMap { $0.node == list.index ? $0.items : nil }
         if streamed == nil {
-            sink.merge?.undo()
+            merged.undo()
             for (k, item) in items.enumerated() { sink.take(item.value, k) }
         }
         let featureCount = streamed ?? items.count
-        guard var merged = sink.merge.take() else { return }
-        defer { merged.giveBack(to: scope) }
+        sink.merge = nil
         var issues = merged.issues
         issues += merged.duplicates
         let pointExample = merged.pointExample
