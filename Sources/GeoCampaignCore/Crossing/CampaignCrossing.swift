@@ -35,6 +35,8 @@ public struct CampaignCrossing: Sendable {
         var groups: [Group] = []
         var shapes: [Region.Shape] = [], h: [Double] = [], confirm: [Int64] = []
         var groupOf: [Int32] = [], campaignOf: [Int32] = [], local: [Int32] = []
+        shapes.reserveCapacity(campaigns.reduce(0) { $0 + $1.regions.count })
+        HugePages.advise(storageOf: &shapes)
         for key in order {
             guard let list = members[key], let first = list.first?.1 else { continue }
             let g = Int32(groups.count)
@@ -54,7 +56,9 @@ public struct CampaignCrossing: Sendable {
         // are sorted per campaign.
         let own = CompiledGeometry.bounds(of: shapes)
         let spatial = Self.spatialOrder(own)
-        let bounds = spatial.map { own[$0] }
+        let bounds: [BoundingBox] = HugePages.array(count: spatial.count) { out in
+            for k in out.indices { out.initializeElement(at: k, to: own[spatial[k]]) }
+        }
         let hysteresis = spatial.map { h[$0] }
         confirm = spatial.map { confirm[$0] }
         groupOf = spatial.map { groupOf[$0] }

@@ -17,6 +17,7 @@ extension CrossingCore {
         init(heads: [RegionGeometry], hysteresisM: [Double]) {
             var entries: [(box: BoundingBox, owner: Int32)] = []
             entries.reserveCapacity(heads.count)
+            HugePages.advise(storageOf: &entries)
             // By index, not `enumerated()`: that copies each head (a retain and release of its arrays).
             for r in heads.indices {
                 let grown = heads[r].bounds(expandedByMeters: max(0, hysteresisM[r]) + CrossingEngine.indexMarginM)
@@ -26,13 +27,14 @@ extension CrossingCore {
             // Where a fix can be IN a region at all: its own box grown by far more than the
             // boundary tolerance (a depth within it counts as 0, IN when the hysteresis is 0);
             // the whole globe for a box that wraps across the antimeridian or reaches a pole.
-            insideBoxes = FixedBuffer(heads.map { g in
-                let b = g.bounds(expandedByMeters: CrossingCore.insideMarginM)
-                if b.minLon <= -180 || b.maxLon >= 180 || b.minLat <= -90 || b.maxLat >= 90 {
-                    return RegionIndex.FloatBox(BoundingBox(minLat: -90, maxLat: 90, minLon: -180, maxLon: 180))
+            // Written in place (no array copied into the buffer).
+            insideBoxes = FixedBuffer(count: heads.count) { out in
+                for r in heads.indices {
+                    let b = heads[r].bounds(expandedByMeters: CrossingCore.insideMarginM)
+                    let whole = b.minLon <= -180 || b.maxLon >= 180 || b.minLat <= -90 || b.maxLat >= 90
+                    out.initializeElement(at: r, to: RegionIndex.FloatBox(whole ? BoundingBox(minLat: -90, maxLat: 90, minLon: -180, maxLon: 180) : b))
                 }
-                return RegionIndex.FloatBox(b)
-            })
+            }
         }
     }
 }

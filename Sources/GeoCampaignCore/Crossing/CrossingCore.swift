@@ -60,7 +60,9 @@ struct CrossingCore: Sendable {
     init(compiled: CompiledGeometry, lookup: Lookup, hysteresisM: [Double], confirmMs: [Int64], group: [Int32],
          campaign: [Int32], localRegion: [Int32], groups: [Group], campaignCount: Int) {
         let geometries = compiled.heads
-        let classifiers = geometries.indices.map { geometries[$0].circleClassifier(hysteresisM: hysteresisM[$0]) }
+        let classifiers: [CircleClassifier] = HugePages.array(count: geometries.count) { out in
+            for r in out.indices { out.initializeElement(at: r, to: geometries[r].circleClassifier(hysteresisM: hysteresisM[r])) }
+        }
         let compiledRegions = CompiledRegions(compiled: compiled, classifiers: classifiers, hysteresisM: hysteresisM, confirmMs: confirmMs,
                                               group: group, campaign: campaign, localRegion: localRegion)
         regions = compiledRegions

@@ -93,11 +93,10 @@ struct PolygonCellGrids: Sendable {
     init(regions: CompiledRegions, marginFactor: Double = 1) {
         let view = regions.view
         let n = view.records.count
-        let shapes = [Shape?](unsafeUninitializedCapacity: n) { out, written in
+        let shapes: [Shape?] = HugePages.array(count: n) { out in
             CompiledGeometry.inChunks(n) { range in
                 for r in range { (out.baseAddress.unsafelyUnwrapped + r).initialize(to: Shape(view, r, marginFactor: marginFactor)) }
             }
-            written = n
         }
         var total = 0
         headers = FixedBuffer(count: n) { out in

@@ -163,8 +163,13 @@ public struct RegionIndex: Sendable {
     /// size (a city's shops) share one level and a query makes one or two probes.
     /// - Complexity: O(n log n) for n boxes, plus the cells of dense levels (at most 8 per item).
     public init(entries: [(box: BoundingBox, owner: Int32)]) {
-        entryBoxes = FixedBuffer(entries.map(\.box))
-        owners = FixedBuffer(entries.map(\.owner))
+        // Written in place (no arrays copied into the buffers).
+        entryBoxes = FixedBuffer(count: entries.count) { out in
+            for k in entries.indices { out.initializeElement(at: k, to: entries[k].box) }
+        }
+        owners = FixedBuffer(count: entries.count) { out in
+            for k in entries.indices { out.initializeElement(at: k, to: entries[k].owner) }
+        }
         let valid = entries.indices.filter { entries[$0].box.minLat <= entries[$0].box.maxLat && entries[$0].box.minLon <= entries[$0].box.maxLon }
         let wanted = valid.map { n -> Int in
             let b = entries[n].box

@@ -12,24 +12,23 @@ final class GeoJSONCache {
         var source: SourceFile
     }
 
-    private var cache: [String: Result<File, ValueError>] = [:]
+    private var failures: [String: ValueError] = [:]
     private var order: [SourceFile] = []
     private var flushed: [ObjectIdentifier: Int] = [:]
 
-    /// The parsed file at `path`, or why it cannot be had (the message follows "the import 'x' ").
-    func file(at path: String) -> Result<File, ValueError> {
-        if let r = cache[path] { return r }
-        let r = Self.read(path)
-        cache[path] = r
-        if case .success(let f) = r { order.append(f.source) }
+    /// The file at `path` parsed (its `stream`'s array streamed to the stream's sinks), or why it
+    /// cannot be had (the message follows "the import 'x' "). Each call parses the file again:
+    /// an import entry decodes it while it is parsed, so a load holds at most the document being
+    /// decoded. Failures are kept (they are small, and their message is given once per entry anyway).
+    /// `whenRead` is called with the file's bytes once they are read, before they are parsed.
+    func file(at path: String, stream: JSONParser.ItemStream? = nil, whenRead: (SourceFile) -> Void = { _ in }) -> Result<File, ValueError> {
+        if let e = failures[path] { return .failure(e) }
+        let r = Self.read(path, stream: stream, whenRead: whenRead)
+        switch r {
+        case .failure(let e): failures[path] = e
+        case .success(let f): order.append(f.source)
+        }
         return r
-    }
-
-    /// Forgets the parsed tree of `path` once an import entry has decoded it, so that a load holds
-    /// at most the trees being decoded; a later entry importing the same file parses it again.
-    /// Failures stay cached (they are small, and their message is given once per entry anyway).
-    func release(_ path: String) {
-        if case .success = cache[path] { cache[path] = nil }
     }
 
     /// Diagnostics inside import files not returned before, file by file.
@@ -44,7 +43,7 @@ final class GeoJSONCache {
         return out
     }
 
-    private static func read(_ path: String) -> Result<File, ValueError> {
+    private static func read(_ path: String, stream: JSONParser.ItemStream?, whenRead: (SourceFile) -> Void) -> Result<File, ValueError> {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
             return .failure(ValueError("cannot be found at \(path): check the path, which is relative to this YAML file"))
@@ -75,10 +74,12 @@ final class GeoJSONCache {
         if bytes.count > maxBytes {
             return .failure(ValueError("is larger than 256 MiB: split it into several imports"))
         }
-        var parser = JSONParser(bytes: bytes)
+        let source = SourceFile(path: path, shared: bytes)
+        whenRead(source)
+        let parser = JSONParser(bytes: bytes)
         let root: JSONNode
         do {
-            root = try parser.parse()
+            root = JSONNode(document: try parser.document(stream: stream), index: 0)
         } catch {
             // Only the place and the kind of problem: never the file's text, which need not be
             // GeoJSON at all (a campaign must not be a way to print another file's lines).
@@ -88,7 +89,7 @@ final class GeoJSONCache {
             }
             return .failure(ValueError("is not valid JSON (line \(error.mark.line), column \(error.mark.column): \(error.message)): fix the file or export it again as GeoJSON"))
         }
-        return .success(File(root: root, source: SourceFile(path: path, shared: bytes)))
+        return .success(File(root: root, source: source))
     }
 
     /// Files of at least this many bytes are read in pieces on all cores.

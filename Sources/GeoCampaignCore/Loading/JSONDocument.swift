@@ -20,27 +20,33 @@ final class JSONDocument: @unchecked Sendable {
     /// Room for this many nodes in the nodes' memory (`NodeMemory`).
     private let capacity: Int
 
+    /// An array whose items were streamed (`JSONParser.ItemStream`): its node, which keeps no
+    /// items, and how many items it had.
+    struct Streamed: Equatable {
+        var node: Int
+        var items: Int
+    }
+
+    /// The array the parse streamed, if any.
+    let streamed: Streamed?
+
     /// A document over `bytes` (shared, not copied), owning `nodes` (allocated by the parser
     /// from `NodeMemory` with room for `capacity`).
-    init(bytes: FileBytes, nodes: UnsafeMutableBufferPointer<JSONTape.Node>, capacity: Int, lineStarts: [Int32]) {
+    init(bytes: FileBytes, nodes: UnsafeMutableBufferPointer<JSONTape.Node>, capacity: Int, lineStarts: [Int32],
+         streamed: Streamed? = nil) {
         storage = bytes
         self.capacity = capacity
         tape = JSONTape(bytes: bytes.buffer, nodes: UnsafeBufferPointer(nodes))
         self.lineStarts = lineStarts
+        self.streamed = streamed
     }
 
     deinit {
         NodeMemory.free(UnsafeMutablePointer(mutating: tape.nodes.baseAddress.unsafelyUnwrapped), capacity: capacity)
     }
 
-    /// Gives back the memory of nodes `range` (whole pages), which are not read again: the
-    /// subtrees of values already decoded. Reading them afterwards is an error (`reparsed`
-    /// gives the document again).
-    func releaseNodes(_ range: Range<Int>) {
-        NodeMemory.release(UnsafeMutablePointer(mutating: tape.nodes.baseAddress.unsafelyUnwrapped), range)
-    }
-
-    /// The same text parsed again, with all its nodes (after `releaseNodes`).
+    /// The same text parsed again without a stream, with all its nodes (a streamed array's
+    /// items among them).
     func reparsed() -> JSONDocument? {
         try? JSONParser(bytes: storage).document()
     }

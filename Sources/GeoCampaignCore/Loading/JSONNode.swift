@@ -36,6 +36,9 @@ struct JSONNode: @unchecked Sendable {
     /// `withExtendedLifetime`.
     var unretained: JSONNode { JSONNode(owner: nil, document: document, tape: tape, index: index, part: part) }
 
+    /// The same value, read in place (no reference to the document; valid while it lives).
+    var value: JSONTape.Value { JSONTape.Value(tape, index, part: part) }
+
     /// The value of node `k` of the same document (kept alive as this handle keeps it).
     func node(_ k: Int) -> JSONNode { JSONNode(owner: owner, document: document, tape: tape, index: k, part: 0) }
 
@@ -124,11 +127,8 @@ struct JSONNode: @unchecked Sendable {
         switch kind {
         case .asciiString, .string, .escapedString: return tape.string(index)
         case .number:
-            let d = number ?? 0
-            if d == d.rounded(), abs(d) < 9.0e15 { return String(Int64(d)) }
             let w = written
-            let t = tape.numberText(from: w.offset, length: w.length)
-            return t.contains("e") || t.contains("E") ? (Self.decimalText(t) ?? t) : t
+            return tape.text(number: number ?? 0, writtenAt: w.offset, length: w.length)
         default: return nil
         }
     }

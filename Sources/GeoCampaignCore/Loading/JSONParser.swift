@@ -26,15 +26,34 @@ struct JSONParser {
     /// Texts of at least this many bytes are parsed in parts on all cores.
     static let parallelFrom = 4 << 20
 
+    /// Which array a parse streams, and where its items go (see `JSONItemSink`).
+    struct ItemStream {
+        /// The root object's member whose value is streamed when it is an array: the first member
+        /// of that name, as `JSONTape.member` compares names.
+        let member: String
+        /// Takes the items the calling thread parses, and then those of the parts parsed ahead.
+        /// When the document's `streamed` is nil (no array was streamed: the member is missing
+        /// or not an array, or is an array of two numbers, which is a position), what it took is
+        /// to be dropped.
+        let sink: any JSONItemSink
+        /// A sink for each part parsed ahead (called on the calling thread before the parse).
+        let makeSink: () -> any JSONItemSink
+    }
+
     /// Parses the whole text as one JSON value; large texts in `parts` parts on as many threads
-    /// (by default one per core), with the same nodes, marks and errors as one pass.
-    /// - Complexity: O(bytes), one tape node per value.
-    func document(parts: Int? = nil) throws(YAMLProblem) -> JSONDocument {
-        var tape = try Tape(b: bytes.buffer)
+    /// (by default one per core), with the same nodes, marks and errors as one pass. With a
+    /// `stream`, the items of its array are handed to its sinks as they are parsed and leave no
+    /// nodes: that array's node then has no items (the document's `streamed` tells it and how
+    /// many items it had); everything else is as without a stream. On an error the sinks may
+    /// have taken items already (their outcomes are to be dropped).
+    /// - Complexity: O(bytes), one tape node per value (none kept for a streamed array's items).
+    func document(parts: Int? = nil, stream: ItemStream? = nil) throws(YAMLProblem) -> JSONDocument {
+        var tape = try Tape(b: bytes.buffer, stream: stream)
         let count = parts ?? (bytes.count < Self.parallelFrom ? 1 : min(8, ProcessInfo.processInfo.activeProcessorCount))
         do throws(YAMLProblem) {
             try tape.run(parts: count)
-            return JSONDocument(bytes: bytes, nodes: tape.takeNodes(), capacity: tape.capacity, lineStarts: tape.lineStarts)
+            return JSONDocument(bytes: bytes, nodes: tape.takeNodes(), capacity: tape.capacity, lineStarts: tape.lineStarts,
+                                streamed: tape.streamed)
         } catch {
             NodeMemory.free(tape.takeNodes().baseAddress.unsafelyUnwrapped, capacity: tape.capacity)
             throw error
@@ -64,12 +83,16 @@ struct JSONParser {
         private(set) var atItem = false
         private(set) var lineStarts: [Int32] = []
         private(set) var deepest = -1
+        /// When the parse streams an array: what this part's items went to (each item's nodes
+        /// written over by the next). Such a part can only be taken over by the streamed array.
+        let sink: (any JSONItemSink)?
 
-        init(start: Int, stopAt: Int?, firstNode: Int, nodeLimit: Int) {
+        init(start: Int, stopAt: Int?, firstNode: Int, nodeLimit: Int, sink: (any JSONItemSink)?) {
             self.start = start
             self.stopAt = stopAt
             self.firstNode = firstNode
             self.nodeLimit = nodeLimit
+            self.sink = sink
         }
 
         /// Records the outcome (`atItem`, nil after an error) and wakes the waiter.
@@ -121,8 +144,13 @@ struct JSONParser {
         private var joinAt = Int.max
         /// A part parsed ahead: what it parses.
         private let ahead: Ahead?
+        /// The main pass of a streaming parse: the stream; whether the root object's member it
+        /// names was met; the streamed array's node and item count once it is closed.
+        private let stream: ItemStream?
+        private var memberMet = false
+        private(set) var streamed: JSONDocument.Streamed?
 
-        init(b: UnsafeBufferPointer<UInt8>) throws(YAMLProblem) {
+        init(b: UnsafeBufferPointer<UInt8>, stream: ItemStream? = nil) throws(YAMLProblem) {
             self.b = b
             capacity = b.count / 8 + 16
             guard let memory = NodeMemory.allocate(capacity) else {
@@ -131,6 +159,7 @@ struct JSONParser {
             base = memory
             limit = capacity
             ahead = nil
+            self.stream = stream
         }
 
         /// The tape of the part parsed ahead `a`, writing into the main pass's memory.
@@ -139,6 +168,7 @@ struct JSONParser {
             self.base = base
             self.capacity = capacity
             ahead = a
+            stream = nil
             count = a.firstNode
             limit = a.nodeLimit
             i = a.start
@@ -201,7 +231,8 @@ struct JSONParser {
             for (k, start) in starts.enumerated() {
                 let firstNode = Int(Double(start) / Double(b.count) * Double(capacity))
                 let nodeLimit = k + 1 < starts.count ? Int(Double(starts[k + 1]) / Double(b.count) * Double(capacity)) : capacity
-                aheads.append(Ahead(start: start, stopAt: k + 1 < starts.count ? starts[k + 1] : nil, firstNode: firstNode, nodeLimit: nodeLimit))
+                aheads.append(Ahead(start: start, stopAt: k + 1 < starts.count ? starts[k + 1] : nil, firstNode: firstNode, nodeLimit: nodeLimit,
+                                    sink: stream?.makeSink()))
             }
             guard let first = aheads.first else { return }
             limit = first.firstNode
@@ -218,14 +249,20 @@ struct JSONParser {
         }
 
         /// A part parsed ahead: items of an array from `start`, until the next part's start at an
-        /// item start (true) or this array's `]` (false, not read).
+        /// item start (true) or this array's `]` (false, not read). When the parse streams an
+        /// array, each item goes to the part's sink and its nodes are written over by the next.
         private mutating func parseAhead() throws(YAMLProblem) -> Bool {
             guard let a = ahead else { return false }
             while true {
+                let item = count
                 if i < b.count, b[i] == 0x2D || (b[i] >= 0x30 && b[i] <= 0x39) {
                     try number()
                 } else {
                     try value(depth: 0)
+                }
+                if let sink = a.sink {
+                    sink.take(JSONTape.Value(view, item), a.items)
+                    count = item
                 }
                 a.items += 1
                 skipSpace()
@@ -251,10 +288,12 @@ struct JSONParser {
 
         /// At byte `i`, the start of an item of an array whose items are at `depth`: takes over
         /// the part parsed ahead from here if there is one and it parsed as this pass would have
-        /// (no error, nesting within bounds). Returns whether it stopped at the next part's start
-        /// (true) or before the array's `]` (false); nil when nothing was taken (parts that
-        /// started before `i` were guessed wrong and are dropped).
-        private mutating func takeAhead(depth: Int, items: inout Int) -> Bool? {
+        /// (no error, nesting within bounds; a part that streamed its items only by the streamed
+        /// array, whose `sink` then takes them, and any other part only by another array).
+        /// Returns whether it stopped at the next part's start (true) or before the array's `]`
+        /// (false); nil when nothing was taken (parts that started before `i` were guessed wrong
+        /// and are dropped).
+        private mutating func takeAhead(depth: Int, items: inout Int, sink: (any JSONItemSink)? = nil) -> Bool? {
             while nextAhead < aheads.count, aheads[nextAhead].start < i {
                 aheads[nextAhead].wait()
                 nextAhead += 1
@@ -275,8 +314,12 @@ struct JSONParser {
             nextAhead += 1
             joinAt = nextAhead < aheads.count ? aheads[nextAhead].start : Int.max
             limit = nextAhead < aheads.count ? aheads[nextAhead].firstNode : capacity
-            guard a.ok, depth + a.deepest < JSONParser.maxDepth, count <= a.firstNode else { return nil }
-            moveDown(a)
+            guard a.ok, depth + a.deepest < JSONParser.maxDepth, count <= a.firstNode, (a.sink == nil) == (sink == nil) else { return nil }
+            if let streamedItems = a.sink, let sink {
+                sink.append(streamedItems, first: items)
+            } else {
+                moveDown(a)
+            }
             lineStarts += a.lineStarts.dropFirst()
             i = a.end
             items += a.items
@@ -306,6 +349,70 @@ struct JSONParser {
                 for q in 0..<blocks { move(q * block) }
             }
             count += n
+        }
+
+        /// The nodes written so far, as a tape (for a sink to read an item's nodes in place).
+        private var view: JSONTape {
+            JSONTape(bytes: b, nodes: UnsafeBufferPointer(start: base, count: count))
+        }
+
+        /// The value of the root object's member that the stream names, at byte `i`: an array is
+        /// read as `value(depth:)` reads it, but each item goes to `sink` as soon as it is read
+        /// and its nodes are then written over by the next item's; the array's node keeps no
+        /// items. Anything else (a position among them) is read by `value(depth:)`.
+        private mutating func streamedValue(depth: Int, sink: any JSONItemSink) throws(YAMLProblem) {
+            guard i < b.count, b[i] == 0x5B else { return try value(depth: depth) }
+            let start = i
+            guard depth < JSONParser.maxDepth else { throw problem("the JSON is nested more than \(JSONParser.maxDepth) levels deep") }
+            if depth > deepest { deepest = depth }
+            if position() { return }
+            let me = count
+            try add(.array, start)
+            i += 1
+            skipSpace()
+            if i < b.count, b[i] == 0x5D {
+                i += 1
+                streamed = JSONDocument.Streamed(node: me, items: 0)
+                return
+            }
+            var items = 0
+            // The first two items' numbers, when they are numbers this pass read (an array of
+            // two numbers is a position, as `closePosition` makes it).
+            var numbers: [Double] = []
+            while true {
+                skipSpace()
+                if i >= joinAt, let atItem = takeAhead(depth: depth + 1, items: &items, sink: sink) {
+                    // The items parsed ahead from here went to that part's sink, now appended.
+                    numbers = [.nan, .nan, .nan]
+                    if atItem { continue }
+                } else {
+                    let item = count
+                    try value(depth: depth + 1)
+                    if numbers.count == items && items < 2 && count == item + 1 && base[item].kind == .number { numbers.append(base[item].number) }
+                    sink.take(JSONTape.Value(view, item), items)
+                    count = item
+                    items += 1
+                }
+                skipSpace()
+                guard i < b.count else { throw problem("the JSON text ends inside an array: add the closing ']'") }
+                if b[i] == 0x2C {
+                    i += 1
+                    continue
+                }
+                if b[i] == 0x5D {
+                    i += 1
+                    if items == 2 && numbers.count == 2 {
+                        // Two numbers: the position node a parse without a stream makes, and
+                        // nothing streamed (what the sink took is to be dropped).
+                        base[me] = JSONTape.Node(offset: base[me].offset, longitude: numbers[0], latitude: numbers[1])
+                        return
+                    }
+                    close(me, children: 0)
+                    streamed = JSONDocument.Streamed(node: me, items: items)
+                    return
+                }
+                throw problem("expected ',' or ']' in an array")
+            }
         }
 
         /// A problem at byte `i`; every line break before it has been recorded.
@@ -386,7 +493,12 @@ struct JSONParser {
                     guard i < b.count, b[i] == 0x3A else { throw problem("expected ':' after the member name") }
                     i += 1
                     skipSpace()
-                    try value(depth: depth + 1)
+                    if depth == 0, ahead == nil, let stream, !memberMet, view.isName(count - 1, stream.member) {
+                        memberMet = true
+                        try streamedValue(depth: depth + 1, sink: stream.sink)
+                    } else {
+                        try value(depth: depth + 1)
+                    }
                     items += 1
                     skipSpace()
                     guard i < b.count else { throw problem("the JSON text ends inside an object: add the closing '}'") }
@@ -492,12 +604,27 @@ struct JSONParser {
         mutating func position() -> Bool {
             guard count < limit, let p = b.baseAddress else { return false }
             let n = b.count
+            // Most positions: `[`, a number, `,`, a number, `]` with no spaces, both numbers
+            // read by `shortNumber`, far enough from the end of the text for its loads; the
+            // same node as below, which reads the others (the same bytes, the same doubles).
+            if i &+ 48 <= n {
+                var j = i &+ 1
+                if let lon = JSONParser.shortNumber(p, &j), p[j] == 0x2C {
+                    j &+= 1
+                    if let lat = JSONParser.shortNumber(p, &j), p[j] == 0x5D {
+                        (base + count).initialize(to: JSONTape.Node(offset: Int32(truncatingIfNeeded: i), longitude: lon, latitude: lat))
+                        count &+= 1
+                        i = j &+ 1
+                        return true
+                    }
+                }
+            }
             var j = i &+ 1
             var values = (0.0, 0.0)
             // One loop for both numbers, so that `fastNumber` is inlined once.
             for part in 0..<2 {
                 while j < n, p[j] == 0x20 { j &+= 1 }
-                guard let v = Self.fastNumber(p, n, &j) else { return false }
+                guard let v = JSONParser.fastNumber(p, n, &j) else { return false }
                 while j < n, p[j] == 0x20 { j &+= 1 }
                 guard j < n, p[j] == (part == 0 ? 0x2C : 0x5D) else { return false }
                 j &+= 1
@@ -509,56 +636,13 @@ struct JSONParser {
             return true
         }
 
-        /// The number whose text starts at byte `j` of `p` (`n` bytes), moving `j` past it, when
-        /// it is valid JSON, has no exponent, at most 19 digits (so the integer of its digits
-        /// does not overflow), that integer at most 2^53 (so exactly a double) and at most 22
-        /// digits after the point: then its value is that integer divided by an exact power of
-        /// ten, one correctly rounded IEEE operation, so the same double as `Double(text)`
-        /// (Clinger's fast path). Nil (and `j` unchanged) for every other text, valid or not.
-        /// The digits before the point (few, in coordinates) are read one by one, those after
-        /// it up to 8 at a time (`digits`).
-        @inline(__always)
-        static func fastNumber(_ p: UnsafePointer<UInt8>, _ n: Int, _ j: inout Int) -> Double? {
-            var k = j
-            let negative = k < n && p[k] == 0x2D
-            if negative { k &+= 1 }
-            guard k < n else { return nil }
-            var d = p[k] &- 0x30
-            guard d <= 9 else { return nil }
-            var mantissa = UInt64(d)
-            let intStart = k
-            k &+= 1
-            if d != 0 {
-                while k < n {
-                    d = p[k] &- 0x30
-                    if d > 9 { break }
-                    mantissa = mantissa &* 10 &+ UInt64(d)
-                    k &+= 1
-                }
-            }
-            var digitCount = k &- intStart
-            var fraction = 0
-            if k < n, p[k] == 0x2E {
-                k &+= 1
-                let fractionStart = k
-                digits(p, n, &k, &mantissa)
-                fraction = k &- fractionStart
-                guard fraction > 0 else { return nil }
-                digitCount &+= fraction
-            }
-            guard k >= n || p[k] | 0x20 != 0x65, digitCount <= 19, fraction <= 22, mantissa <= 1 << 53 else { return nil }
-            j = k
-            let v = Double(mantissa) / JSONParser.pow10[fraction]
-            return negative ? -v : v
-        }
-
         /// Reads a number: through `fastNumber` when it can, else by a scan that checks the
         /// syntax (and gives the errors) and then `Double(text)`.
         mutating func number() throws(YAMLProblem) {
             let start = i
             let n = b.count
             var j = i
-            if let p = b.baseAddress, let v = Self.fastNumber(p, n, &j) {
+            if let p = b.baseAddress, let v = JSONParser.fastNumber(p, n, &j) {
                 i = j
                 try add(.number, start, size: j - start, number: v)
                 return
@@ -596,40 +680,6 @@ struct JSONParser {
             let text = String(decoding: UnsafeBufferPointer(rebasing: b[start..<j]), as: UTF8.self)
             guard let d = Double(text), d.isFinite else { throw problem("a number is too large (beyond 1.8e308)") }
             try add(.number, start, size: j - start, number: d)
-        }
-
-        /// Reads the decimal digits from `j` on (of the `n` bytes at `p`) into `mantissa`
-        /// (`mantissa * 10 + digit` for each, wrapping past 64 bits) and moves `j` past them: up
-        /// to 8 digits at a time from one 8-byte load while 8 bytes remain (the digits counted
-        /// by the first byte that is not one, converted by three multiplications), then one by
-        /// one. The same `mantissa` as one by one: `m * 10^k + (the k digits' value)` modulo
-        /// 2^64 is what k single steps give.
-        @inline(__always)
-        static func digits(_ p: UnsafePointer<UInt8>, _ n: Int, _ j: inout Int, _ mantissa: inout UInt64) {
-            while j &+ 8 <= n {
-                // Bytes as digit values (0-9 for '0'-'9'); a byte is not a digit when its value
-                // is above 9, which sets its top bit in `t + 0x76` or in `t` (a carry out of such
-                // a byte only touches the bytes after it).
-                let t = UnsafeRawPointer(p + j).loadUnaligned(as: UInt64.self).littleEndian ^ 0x3030_3030_3030_3030
-                let stops = ((t &+ 0x7676_7676_7676_7676) | t) & 0x8080_8080_8080_8080
-                let k = stops == 0 ? 8 : stops.trailingZeroBitCount >> 3
-                if k == 0 { return }
-                // The k digits moved to the top bytes (leading zero digits below them), then
-                // pairs, fours and eights of digits combined.
-                var x = k == 8 ? t : t << UInt64(64 &- 8 &* k)
-                x = ((x & 0x0F0F_0F0F_0F0F_0F0F) &* 2561) >> 8
-                x = ((x & 0x00FF_00FF_00FF_00FF) &* 6_553_601) >> 16
-                x = ((x & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) >> 32
-                mantissa = mantissa &* JSONParser.pow10Int[k] &+ x
-                j &+= k
-                if k < 8 { return }
-            }
-            while j < n {
-                let d = p[j] &- 0x30
-                if d > 9 { break }
-                mantissa = mantissa &* 10 &+ UInt64(d)
-                j &+= 1
-            }
         }
 
         mutating func hex4() throws(YAMLProblem) -> UInt32 {
@@ -699,10 +749,10 @@ struct JSONParser {
     }
 
     /// 10^0 ... 10^8.
-    private static let pow10Int: [UInt64] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000]
+    static let pow10Int: [UInt64] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000]
 
     /// Exact powers of ten representable as doubles.
-    private static let pow10: [Double] = [
+    static let pow10: [Double] = [
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
         1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
     ]

@@ -134,6 +134,15 @@ struct JSONTape: @unchecked Sendable {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<(from + length)]), as: UTF8.self)
     }
 
+    /// The text of a number as an id or name: an integer without a fraction or exponent as its
+    /// decimal digits (`1e21` is `1000000000000000000000`, not `1e+21`), else its text as written
+    /// (`JSONNode.decimalText` of it when it has an exponent).
+    func text(number d: Double, writtenAt offset: Int, length: Int) -> String {
+        if d == d.rounded(), abs(d) < 9.0e15 { return String(Int64(d)) }
+        let t = numberText(from: offset, length: length)
+        return t.contains("e") || t.contains("E") ? (JSONNode.decimalText(t) ?? t) : t
+    }
+
     /// Where number `part` (0: the first, the longitude; 1: the second) of position node
     /// `index` is written: its byte offset and length, found from the position's opening
     /// bracket (the parser checked the syntax).
@@ -182,6 +191,22 @@ struct JSONTape: @unchecked Sendable {
                 k = Self.next(t, v)
             }
             return nil
+        }
+    }
+
+    /// Whether string node `k` is the member name `key`, as `member` compares names.
+    func isName(_ k: Int, _ key: String) -> Bool {
+        let wanted = key
+        var key = key
+        return key.withUTF8 { kb in
+            var keyASCII = true
+            for c in kb where c >= 0x80 {
+                keyASCII = false
+                break
+            }
+            let name = nodes[k]
+            if name.kind != .escapedString, Int(name.size) == kb.count, Self.sameBytes(bytes, Int(name.offset) + 1, kb) { return true }
+            return !(keyASCII && name.kind == .asciiString) && string(k) == wanted
         }
     }
 
@@ -266,7 +291,7 @@ struct JSONTape: @unchecked Sendable {
 
 /// Memory for tape nodes, mapped from the system directly (not through malloc), so that the
 /// pages of nodes no longer needed can be given back while the others are still read: the
-/// features of a large import, once decoded (`release`).
+/// nodes of a part parsed ahead, once moved down to their place (`release`).
 enum NodeMemory {
     private static func bytes(_ capacity: Int) -> Int { max(1, capacity) * MemoryLayout<JSONTape.Node>.stride }
 

@@ -38,41 +38,54 @@ extension PolygonCheck {
 
     /// The problems of one polygon part whose rings (outer first, then holes) are given as
     /// written, and the rings normalized (see `normalize`), each ring normalized once.
-    static func check(_ written: [[Coordinate]]) -> (problems: [Problem], normalized: [[Coordinate]]) {
-        var out: [Problem] = []
+    /// - Parameter scratch: memory reused from call to call on one thread (`firstCrossing`).
+    static func check(_ written: [[Coordinate]], scratch: Scratch? = nil) -> (problems: [Problem], normalized: [[Coordinate]]) {
         var points: [[Coordinate]] = []
         points.reserveCapacity(written.count)
         var span = 0.0
-        var ok = true
         for (i, ring) in written.enumerated() {
             let (r, lo, hi) = normalizedPointsAndLonRange(ring)
             if i == 0 { span = hi - lo }
+            points.append(r)
+        }
+        return (check(normalized: points, outerLonSpan: span, written: { written }, scratch: scratch), points)
+    }
+
+    /// The problems of one polygon part from its rings normalized (outer first, then holes:
+    /// `normalizedRing`) and the outline's longitude span (its greatest longitude less its
+    /// least), as `check(_:scratch:)` finds them. `written` gives the rings as written; it is
+    /// called only when a crossing or a hole outside is found, for the places it names.
+    static func check(normalized points: [[Coordinate]], outerLonSpan span: Double, written: () -> [[Coordinate]],
+                      scratch: Scratch? = nil) -> [Problem] {
+        var out: [Problem] = []
+        var ok = true
+        for (i, r) in points.enumerated() {
             let n = distinctCountUpToThree(r)
             if n < 3 {
                 out.append(.tooFewPoints(ring: i, distinct: n))
                 ok = false
             }
-            points.append(r)
         }
         if span > 180 {
             out.append(.tooWide(degrees: span))
             ok = false
         }
-        guard ok else { return (out, points) }
+        guard ok else { return out }
         // Positions as written are only needed to report a problem.
-        if let c = firstCrossing(points) {
-            let ra = normalize(written[c.ringA]).indices, rb = normalize(written[c.ringB]).indices
+        if let c = firstCrossing(points, scratch: scratch) {
+            let rings = written()
+            let ra = normalize(rings[c.ringA]).indices, rb = normalize(rings[c.ringB]).indices
             out.append(.crossing(ringA: c.ringA, fromA: ra[c.edgeA], toA: ra[(c.edgeA + 1) % ra.count],
                                  ringB: c.ringB, fromB: rb[c.edgeB], toB: rb[(c.edgeB + 1) % rb.count]))
-            return (out, points)
+            return out
         }
         // No ring touches another, so each hole lies wholly inside or wholly outside the outline:
         // one point tells.
         for h in points.indices.dropFirst() {
-            if let p = points[h].first, !contains(points[0], p), let at = normalize(written[h]).indices.first {
+            if let p = points[h].first, !contains(points[0], p), let at = normalize(written()[h]).indices.first {
                 out.append(.holeOutside(hole: h, point: at))
             }
         }
-        return (out, points)
+        return out
     }
 }

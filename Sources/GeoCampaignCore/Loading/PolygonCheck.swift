@@ -37,31 +37,70 @@ enum PolygonCheck {
     /// The points of `normalize(written)` and the least and greatest longitude among them
     /// (0 and 0 for no points), in one pass over the points as written.
     static func normalizedPointsAndLonRange(_ written: [Coordinate]) -> (points: [Coordinate], lo: Double, hi: Double) {
-        var lo = 0.0, hi = 0.0
-        let points = written.withUnsafeBufferPointer { from in
-            [Coordinate](unsafeUninitializedCapacity: from.count) { to, count in
-                guard var last = from.first else {
-                    count = 0
+        written.withUnsafeBufferPointer { from in
+            var points = BufferPoints(buffer: from)
+            let ring = normalizedRing(count: from.count, &points)
+            return ring.map { ($0.points, $0.lo, $0.hi) } ?? ([], 0, 0)
+        }
+    }
+
+    /// Points given one at a time: those of a ring as written (`normalizedRing`).
+    protocol RingPoints {
+        /// The next point, or nil when the next item is not a point.
+        mutating func next() -> Coordinate?
+    }
+
+    /// The points of a buffer, in order.
+    struct BufferPoints: RingPoints {
+        let buffer: UnsafeBufferPointer<Coordinate>
+        var k = 0
+
+        @inline(__always) mutating func next() -> Coordinate? {
+            k += 1
+            return buffer[k - 1]
+        }
+    }
+
+    /// The ring of `count` points as written, given one by one by `points` (when an item is not
+    /// a point, the result is nil), normalized as `normalize` does, with the least and greatest
+    /// longitude among its points (0 and 0 for no points) and whether every point as written
+    /// lies within latitudes -90...90 and longitudes -180...180 (NaN does not): in one pass,
+    /// straight into the ring's storage (`normalizedPointsAndLonRange` of the points).
+    @inline(__always)
+    static func normalizedRing<Points: RingPoints>(count: Int, _ points: inout Points) -> (points: [Coordinate], lo: Double, hi: Double, inRange: Bool)? {
+        var lo = 0.0, hi = 0.0, inRange = true, complete = true
+        let ring = [Coordinate](unsafeUninitializedCapacity: count) { to, written in
+            written = 0
+            guard count > 0, let out = to.baseAddress else { return }
+            guard var last = points.next() else {
+                complete = false
+                return
+            }
+            out.initialize(to: last)
+            var n = 1
+            lo = last.lon
+            hi = lo
+            var within = (-90.0...90.0).contains(last.lat) && (-180.0...180.0).contains(last.lon)
+            for _ in 1..<count {
+                guard let p = points.next() else {
+                    complete = false
                     return
                 }
-                to.initializeElement(at: 0, to: last)
-                var n = 1
-                lo = last.lon
-                hi = lo
-                for p in from.dropFirst() where p != last {
-                    to.initializeElement(at: n, to: p)
-                    n += 1
-                    last = p
-                    lo = min(lo, p.lon)
-                    hi = max(hi, p.lon)
-                }
-                // The closing points (those equal to the first) are not in the ring; their
-                // longitude is the first's.
-                while n > 1, to[n - 1] == to[0] { n -= 1 }
-                count = n
+                within = within && (-90.0...90.0).contains(p.lat) && (-180.0...180.0).contains(p.lon)
+                if p == last { continue }
+                (out + n).initialize(to: p)
+                n += 1
+                last = p
+                lo = min(lo, p.lon)
+                hi = max(hi, p.lon)
             }
+            // The closing points (those equal to the first) are not in the ring; their
+            // longitude is the first's.
+            while n > 1, out[n - 1] == out[0] { n -= 1 }
+            written = n
+            inRange = within
         }
-        return (points, lo, hi)
+        return complete ? (ring, lo, hi, inRange) : nil
     }
 
     /// Number of distinct points, counted up to 3 (enough to tell a ring from a degenerate one)
@@ -105,33 +144,43 @@ enum PolygonCheck {
     /// - Complexity: a sweep over edges sorted by longitude: O(n log n + k) for k pairs whose
     ///   longitude ranges overlap (O(n²) only for pathological shapes); rings of up to
     ///   `pairwiseUpTo` edges in all are checked pair by pair.
-    static func firstCrossing(_ rings: [[Coordinate]], pairwiseUpTo: Int = 8) -> Crossing? {
+    /// - Parameter scratch: memory for the edges reused from call to call (on one thread), else
+    ///   memory of the call.
+    static func firstCrossing(_ rings: [[Coordinate]], pairwiseUpTo: Int = 8, scratch: Scratch? = nil) -> Crossing? {
         var total = 0
         for ring in rings where ring.count >= 2 { total += ring.count }
         guard total > 0 else { return nil }
-        // The edges live in scratch memory of the call (on the stack when small), not in
-        // arrays: this runs once per polygon of every import.
+        // The edges live in scratch memory (the caller's, or the call's: on the stack when
+        // small), not in arrays: this runs once per polygon of every import.
+        if let scratch {
+            return firstCrossing(rings, total: total, pairwiseUpTo: pairwiseUpTo,
+                                 in: scratch.memory(MemoryLayout<Edge>.stride * total).bindMemory(to: Edge.self, capacity: total))
+        }
         return withUnsafeTemporaryAllocation(of: Edge.self, capacity: total) { buffer in
-            let edges = buffer.baseAddress.unsafelyUnwrapped
-            var n = 0
-            for ring in rings where ring.count >= 2 {
-                ring.withUnsafeBufferPointer { pts in
-                    let first = n, last = n + pts.count - 1
-                    for k in 0..<pts.count {
-                        let a = pts[k], b = pts[k == pts.count - 1 ? 0 : k + 1]
-                        (edges + n).initialize(to: Edge(a: a, b: b, next: n == last ? first : n + 1))
-                        n += 1
-                    }
+            firstCrossing(rings, total: total, pairwiseUpTo: pairwiseUpTo, in: buffer.baseAddress.unsafelyUnwrapped)
+        }
+    }
+
+    /// `firstCrossing` with room for the `total` edges at `edges`.
+    private static func firstCrossing(_ rings: [[Coordinate]], total: Int, pairwiseUpTo: Int, in edges: UnsafeMutablePointer<Edge>) -> Crossing? {
+        var n = 0
+        for ring in rings where ring.count >= 2 {
+            ring.withUnsafeBufferPointer { pts in
+                let first = n, last = n + pts.count - 1
+                for k in 0..<pts.count {
+                    let a = pts[k], b = pts[k == pts.count - 1 ? 0 : k + 1]
+                    (edges + n).initialize(to: Edge(a: a, b: b, next: n == last ? first : n + 1))
+                    n += 1
                 }
             }
-            defer { edges.deinitialize(count: n) }
-            let found = n <= pairwiseUpTo
-                ? firstCrossingPairwise(UnsafeBufferPointer(start: edges, count: n))
-                : firstCrossingSwept(UnsafeBufferPointer(start: edges, count: n))
-            guard let (lo, hi) = found else { return nil }
-            let (ringA, edgeA) = ringAndEdge(lo, rings), (ringB, edgeB) = ringAndEdge(hi, rings)
-            return Crossing(ringA: ringA, edgeA: edgeA, ringB: ringB, edgeB: edgeB)
         }
+        defer { edges.deinitialize(count: n) }
+        let found = n <= pairwiseUpTo
+            ? firstCrossingPairwise(UnsafeBufferPointer(start: edges, count: n))
+            : firstCrossingSwept(UnsafeBufferPointer(start: edges, count: n))
+        guard let (lo, hi) = found else { return nil }
+        let (ringA, edgeA) = ringAndEdge(lo, rings), (ringB, edgeB) = ringAndEdge(hi, rings)
+        return Crossing(ringA: ringA, edgeA: edgeA, ringB: ringB, edgeB: edgeB)
     }
 
     /// The ring and edge number of edge `id` in the order `firstCrossing` numbers them (rings

@@ -54,6 +54,29 @@ struct RegionIdTable {
         return nil
     }
 
+    /// Starts loading the slot where an id with `hash` is looked for first (a hint for a loop
+    /// about to insert it: each insert reads the table at a random place).
+    @inline(__always) func prefetch(hash h: Int) {
+        guard !slots.isEmpty else { return }
+        slots.withUnsafeBufferPointer { if let base = $0.baseAddress { GeoCampaignCore.prefetch(base + (h & (slots.count - 1))) } }
+    }
+
+    /// Keeps only the first `n` ids (forgetting those added after them).
+    /// - Complexity: O(capacity).
+    mutating func truncate(to n: Int) {
+        guard n < keys.count else { return }
+        keys.removeSubrange(n...)
+        places.removeSubrange(n...)
+        hashes.removeSubrange(n...)
+        let size = slots.count
+        for s in slots.indices { slots[s] = -1 }
+        for (k, h) in hashes.enumerated() {
+            var s = h & (size - 1)
+            while slots[s] >= 0 { s = (s + 1) & (size - 1) }
+            slots[s] = Int32(k)
+        }
+    }
+
     /// Makes room for `n` ids (the table is at most half full).
     mutating func reserveCapacity(_ n: Int) {
         guard n > capacity else { return }
@@ -62,6 +85,10 @@ struct RegionIdTable {
         keys.reserveCapacity(n)
         places.reserveCapacity(n)
         hashes.reserveCapacity(n)
+        // Filled by appends, 100k ids at once from a large import: huge pages (few faults).
+        HugePages.advise(storageOf: &keys)
+        HugePages.advise(storageOf: &places)
+        HugePages.advise(storageOf: &hashes)
         var fresh = [Int32](repeating: -1, count: size)
         for (k, h) in hashes.enumerated() {
             var s = h & (size - 1)

@@ -77,6 +77,33 @@ final class LoadingJSONDocumentTests: XCTestCase {
         XCTAssertFalse(try parse("[]").isObject)
     }
 
+    /// Names prepared once (`JSONTape.Key`, compared a word at a time) find the members that
+    /// names as strings find: names of 0 to 12 bytes that differ in any byte, escaped names,
+    /// names equal only as Unicode text, repeated names, and names at the very end of the
+    /// text (fewer than 8 bytes after them).
+    func testPreparedNamesFindTheMembersStringsFind() throws {
+        var rng = SplitMix64(seed: 31)
+        let alphabet = Array("abé\u{0301}ez")
+        var names = ["", "a", "ab", "abcdefg", "abcdefgh", "abcdefghi", "abcdefghijkl", "e\u{0301}", "\u{00e9}", "é", "caf\u{00e9}", "cafe\u{0301}"]
+        for _ in 0..<300 {
+            names.append(String((0..<Int.random(in: 0...12, using: &rng)).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &rng)] }))
+        }
+        for trial in 0..<200 {
+            let members = (0..<Int.random(in: 1...6, using: &rng)).map { _ in names[Int.random(in: 0..<names.count, using: &rng)] }
+            // Some names written with an escape for their first character.
+            let written = members.enumerated().map { k, n -> String in
+                guard (k + trial) % 3 == 0, let first = n.unicodeScalars.first, first.isASCII else { return n }
+                return String(format: "\\u%04x", first.value) + String(n.unicodeScalars.dropFirst())
+            }
+            let text = "{" + written.enumerated().map { "\"\($1)\":\($0)" }.joined(separator: ",") + "}"
+            let doc = try JSONParser(bytes: Array(text.utf8)).document()
+            let tape = doc.tape
+            for name in Set(names.prefix(12) + members) {
+                XCTAssertEqual(tape.member(0, JSONTape.Key(name)), tape.member(0, name), "\(name) in \(text)")
+            }
+        }
+    }
+
     func testNumbersKeepTheirText() throws {
         let cases: [(String, String, Double)] = [
             ("12345678901", "12345678901", 12345678901),
