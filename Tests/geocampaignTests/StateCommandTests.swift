@@ -83,7 +83,8 @@ final class StateCommandTests: XCTestCase {
         let close = try BinaryRunner.run(["evaluate", "--state", "s", "--include-suppressed", "--campaigns", Self.campaigns,
                                           "--history", "/dev/null", "--final", "--quiet"], cwd: dir)
         XCTAssertEqual(close.status, 0, close.stderr)
-        XCTAssertTrue(try info()["final"]?.hasPrefix("yes, since run 2") ?? false, "\(try info())")
+        let closed = try info()
+        XCTAssertTrue(closed["final"]?.hasPrefix("yes, since run 2") ?? false, "\(closed)")
     }
 
     func testLateFixesAreRejectedWithReasonLate() throws {
