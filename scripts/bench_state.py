@@ -133,13 +133,9 @@ def copy_state(src, dst):
             os.remove(dst + ext)
     if os.path.exists(src + "-wal"):
         shutil.copyfile(src + "-wal", dst + "-wal")
-    for f in (dst, dst + "-wal"):
-        if os.path.exists(f):
-            fd = os.open(f, os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+    # The whole file system, not only the two copies: their directory entries and the
+    # journal's pending metadata too, which the timed run's first sync would otherwise write.
+    os.sync()
 
 
 def remove_state(path):
@@ -170,13 +166,19 @@ for d in range(a.days):
             copy_state(state, before)
         w0s, w1s, rss, rss0 = [], [], 0, 0
         for k in range(a.repeat):
-            w, r, _ = run(base)
-            w0s.append(w)
-            rss0 = max(rss0, r)
+            # The state is put back before the stateless run, not between it and the stateful
+            # one, so that the timed stateful run does not start right after a 10 MB copy and
+            # its sync (a nightly run's state has been on disk for a day). On this machine's
+            # virtual disk the loops gave about the same spread either way (2026-12-07: median
+            # 1.34-1.38x, max 1.48-1.64x with 5 and 15 repeats); a paired loop of 15-40 runs of
+            # one day gave 1.17-1.25x at the minimum (run 10 and run 28 of M).
             if k > 0 and os.path.exists(before):
                 copy_state(before, state)
             elif k > 0:
                 remove_state(state)
+            w, r, _ = run(base)
+            w0s.append(w)
+            rss0 = max(rss0, r)
             w, r, err = run(base + ["--state", state])
             w1s.append(w)
             rss = max(rss, r)

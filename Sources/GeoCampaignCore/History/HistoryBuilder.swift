@@ -167,10 +167,11 @@ public final class HistoryBuilder {
     /// parts in file order, whichever is free, so a thread that shares its core (with the
     /// campaigns' loading, or another process) takes fewer: with one part per thread, the thread
     /// beside the campaigns' loading ended L's reading 0.35 s after the other, which then waited
-    /// on an idle core (docs/perf-s10-lthru.md). Each part is a share of what is left, half of it
-    /// divided among the threads (guided scheduling), at least `partBytes` (and at most the
-    /// file over the threads, so that a small file still has a part per thread): the first parts
-    /// are large, the last ones small, so that the threads run out of work together.
+    /// on an idle core (docs/performance-log.md, "L's throughput and the cores, tenth
+    /// session"). Each part is a share of what is left, half of it divided among the threads
+    /// (guided scheduling), at least `partBytes` (and at most the file over the threads, so
+    /// that a small file still has a part per thread): the first parts are large, the last ones
+    /// small, so that the threads run out of work together.
     func partEnds(size: Int) -> [Int] {
         let smallest = max(1, min(partBytes, size / threads))
         var ends: [Int] = []

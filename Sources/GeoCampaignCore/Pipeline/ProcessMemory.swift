@@ -11,7 +11,7 @@ public enum ProcessMemory {
     /// to the size of each mapped block that is freed (up to 32 MiB): once a large import's parse
     /// tape was freed, the compile's large temporary arrays came from malloc's heaps, whose
     /// freed pages stay counted in the process's memory, and 100k polygons peaked about 13 MiB
-    /// higher (docs/performance.md, "The merged build of the ninth session"). Called by the
+    /// higher (docs/performance-log.md, "The merged build of the ninth session"). Called by the
     /// command-line tool's `main` only, before any work. Returns whether glibc took the setting
     /// (false elsewhere).
     @discardableResult
