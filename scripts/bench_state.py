@@ -170,8 +170,8 @@ for d in range(a.days):
             # one, so that the timed stateful run does not start right after a 10 MB copy and
             # its sync (a nightly run's state has been on disk for a day). On this machine's
             # virtual disk the loops gave about the same spread either way (2026-12-07: median
-            # 1.34-1.38x, max 1.48-1.64x with 5 and 15 repeats); a paired loop of 15-40 runs of
-            # one day gave 1.17-1.25x at the minimum (run 10 and run 28 of M).
+            # 1.34-1.38x, max 1.48-1.64x with 5 and 15 repeats); two paired loops of 25 runs of
+            # run 10 alone gave 1.19x and 1.57x at the minimum, 1.36x and 1.38x at the median.
             if k > 0 and os.path.exists(before):
                 copy_state(before, state)
             elif k > 0:
