@@ -10,26 +10,7 @@ final class StateLateLinesTests: XCTestCase {
     private var dir: URL!
 
     override func setUpWithError() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("gc-latelines-\(UUID().uuidString)")
-        let campaigns = dir.appendingPathComponent("campaigns")
-        try FileManager.default.createDirectory(at: campaigns, withIntermediateDirectories: true)
-        try """
-        campaign: shop
-        tracking: { hysteresis: 0m, confirm: 0s }
-        regions:
-          - id: shop
-            circle: { center: "37.70, -121.75", radius: 100m }
-            tags: [shop]
-        rules:
-          - id: at-shop
-            when:
-              inside: { tags: [shop] }
-            offer: coupon
-        offers:
-          - id: coupon
-            message: A coupon
-
-        """.write(to: campaigns.appendingPathComponent("shop.yaml"), atomically: true, encoding: .utf8)
+        dir = try ShopCampaignFixture.make(prefix: "gc-latelines")
         try "{\"user\":\"b\",\"ts\":\"2026-03-02T10:00:00Z\",\"lat\":37.70,\"lon\":-121.75}\n{\"user\":\"b\",\"ts\":\"2026-03-02T10:20:00Z\",\"lat\":37.80,\"lon\":-121.75}\n"
             .write(to: dir.appendingPathComponent("1.jsonl"), atomically: true, encoding: .utf8)
     }

@@ -11,26 +11,7 @@ final class UserIdBytesTests: XCTestCase {
     private var dir: URL!
 
     override func setUpWithError() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("gc-userbytes-\(UUID().uuidString)")
-        let campaigns = dir.appendingPathComponent("campaigns")
-        try FileManager.default.createDirectory(at: campaigns, withIntermediateDirectories: true)
-        try """
-        campaign: shop
-        tracking: { hysteresis: 0m, confirm: 0s }
-        regions:
-          - id: shop
-            circle: { center: "37.70, -121.75", radius: 100m }
-            tags: [shop]
-        rules:
-          - id: at-shop
-            when:
-              inside: { tags: [shop] }
-            offer: coupon
-        offers:
-          - id: coupon
-            message: A coupon
-
-        """.write(to: campaigns.appendingPathComponent("shop.yaml"), atomically: true, encoding: .utf8)
+        dir = try ShopCampaignFixture.make(prefix: "gc-userbytes")
     }
 
     override func tearDownWithError() throws { if let dir { try? FileManager.default.removeItem(at: dir) } }

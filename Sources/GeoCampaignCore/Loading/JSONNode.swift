@@ -49,18 +49,11 @@ struct JSONNode: @unchecked Sendable {
 
     private var kind: JSONTape.Kind { part == 0 ? tape.nodes[index].kind : .number }
 
-    /// Where the value is written: byte offset and, for a number, the length of its text.
-    private var written: (offset: Int, length: Int) {
-        if part != 0 { return tape.positionNumber(index, part - 1) }
-        let n = tape.nodes[index]
-        return (Int(n.offset), n.size)
-    }
-
     /// Where the value starts.
-    var mark: SourceMark { document.mark(atOffset: written.offset) }
+    var mark: SourceMark { document.mark(atOffset: offset) }
 
     /// The byte offset where the value starts (`document.mark(atOffset:)` gives its mark).
-    var offset: Int { written.offset }
+    var offset: Int { value.offset }
 
     /// The member `key` of an object (the first, if the name is repeated).
     subscript(_ key: String) -> JSONNode? {
@@ -103,35 +96,20 @@ struct JSONNode: @unchecked Sendable {
     }
 
     /// Whether this is an object.
-    var isObject: Bool { kind == .object }
+    var isObject: Bool { value.isObject }
 
     /// Whether this is `null`.
-    var isNull: Bool { kind == .null }
+    var isNull: Bool { value.isNull }
 
     /// The string value.
-    var string: String? {
-        let k = kind
-        return k == .asciiString || k == .string || k == .escapedString ? tape.string(index) : nil
-    }
+    var string: String? { value.string }
 
     /// The number value.
-    var number: Double? {
-        guard kind == .number else { return nil }
-        let n = tape.nodes[index]
-        return part == 2 ? n.latitude : n.number
-    }
+    var number: Double? { value.number }
 
     /// Text of an id or name: a string as is, a number as its decimal text (integers without a
     /// fraction or exponent; `1e21` is `1000000000000000000000`, not `1e+21`); nil for other kinds.
-    var text: String? {
-        switch kind {
-        case .asciiString, .string, .escapedString: return tape.string(index)
-        case .number:
-            let w = written
-            return tape.text(number: number ?? 0, writtenAt: w.offset, length: w.length)
-        default: return nil
-        }
-    }
+    var text: String? { value.text }
 
     /// The plain decimal text of a JSON number written with an exponent (`1.5e3` is `1500`,
     /// `25e-3` is `0.025`), exact from its digits; nil when the exponent is beyond +-400.
@@ -162,10 +140,10 @@ struct JSONNode: @unchecked Sendable {
     }
 
     /// The items of an array of strings; nil if this is not an array or an item is not a string.
-    var strings: [String]? { part == 0 ? tape.strings(index) : nil }
+    var strings: [String]? { value.strings }
 
     /// The position `[longitude, latitude]` this array is (further members are ignored), if it is one.
-    var position: Coordinate? { part == 0 ? tape.position(index) : nil }
+    var position: Coordinate? { value.position }
 
     /// The `[longitude, latitude]` positions of an array of positions (further members of a
     /// position are ignored); nil when this is not one.
@@ -173,10 +151,7 @@ struct JSONNode: @unchecked Sendable {
 
     /// The positions as `positions` gives them, written into `out` (emptied first, its memory
     /// kept); false, with `out` emptied, when this is not an array of positions.
-    func positions(into out: inout [Coordinate]) -> Bool {
-        out.removeAll(keepingCapacity: true)
-        return part == 0 && tape.positions(index, into: &out)
-    }
+    func positions(into out: inout [Coordinate]) -> Bool { value.positions(into: &out) }
 
     /// Where item `k` of this array starts.
     func itemMark(_ k: Int) -> SourceMark {

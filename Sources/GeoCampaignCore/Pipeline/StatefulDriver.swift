@@ -166,7 +166,8 @@ public struct StatefulDriver {
         guard let replay = compiled, let fingerprints = computed else { throw RunError.failure("the campaigns were not compiled") }
         let campaigns = loaded.campaignSet
         let (batch, readStats) = try read.get()
-        guard let records = feed else { preconditionFailure("the records are read from when the batch is") }
+        // (Set whenever the batch was read, as it was to come here.)
+        guard let records = feed else { throw RunError.failure("\(statePath): the users' records were not read") }
         var stats = readStats
         clock.lap("read")
 

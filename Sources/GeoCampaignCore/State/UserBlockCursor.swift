@@ -64,12 +64,11 @@ final class UserBlockCursor {
         if scanning, var next = pending {
             for _ in 0..<patience {
                 // `next` is the block after the current one, whose key is not above `id`.
-                let after = try step()
-                if after.map({ a in a.first.withUnsafeBytes { UserBlock.compare($0, id) > 0 } }) ?? true {
+                guard let after = try step(), after.first.withUnsafeBytes({ UserBlock.compare($0, id) <= 0 }) else {
                     candidate = next
                     break
                 }
-                next = after!
+                next = after
             }
         }
         if candidate == nil {
