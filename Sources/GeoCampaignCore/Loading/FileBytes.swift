@@ -12,19 +12,34 @@ final class FileBytes: @unchecked Sendable {
         let b = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, bytes.count))
         _ = b.initialize(from: bytes)
         buffer = UnsafeBufferPointer(rebasing: b[0..<bytes.count])
+        mapping = nil
     }
 
     /// Takes over the first `count` bytes of `memory`, which must be allocated (by
     /// `UnsafeMutableBufferPointer.allocate`) and initialized; they are freed with `self`.
     init(adopting memory: UnsafeMutableBufferPointer<UInt8>, count: Int) {
         buffer = UnsafeBufferPointer(rebasing: memory[0..<count])
+        mapping = nil
+    }
+
+    /// The file the bytes are mapped from, if they are (`MappedFile`); nil for bytes of memory
+    /// of their own.
+    let mapping: MappedFile?
+
+    /// The bytes of `mapping`, mapped for as long as `self` lives.
+    init(mapping: MappedFile) {
+        self.mapping = mapping
+        buffer = mapping.bytes
     }
 
     /// Number of bytes.
     var count: Int { buffer.count }
 
+    /// Whether the file changed since it was mapped (`MappedFile.changed`); false for bytes read.
+    var fileChanged: Bool { mapping?.changed ?? false }
+
     deinit {
-        UnsafeMutableRawPointer(mutating: buffer.baseAddress)?.deallocate()
+        if mapping == nil { UnsafeMutableRawPointer(mutating: buffer.baseAddress)?.deallocate() }
     }
 }
 

@@ -80,7 +80,9 @@ final class GeoJSONCache {
         let root: JSONNode
         do {
             root = JSONNode(document: try parser.document(stream: stream), index: 0)
+            if bytes.fileChanged { return .failure(changedWhileRead) }
         } catch {
+            if bytes.fileChanged { return .failure(changedWhileRead) }
             // Only the place and the kind of problem: never the file's text, which need not be
             // GeoJSON at all (a campaign must not be a way to print another file's lines).
             if let first = bytes.buffer.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }),
@@ -92,8 +94,16 @@ final class GeoJSONCache {
         return .success(File(root: root, source: source))
     }
 
-    /// Files of at least this many bytes are read in pieces on all cores.
+    /// The failure of a mapped import whose file changed while it was parsed (`MappedFile`).
+    static let changedWhileRead = ValueError("changed while it was read (another program wrote it during this run): run again once it is written")
+
+    /// Files of at least this many bytes are mapped (`MappedFile`), or read in pieces on all
+    /// cores where they cannot be mapped.
     static let parallelReadFrom = 4 << 20
+
+    /// Whether files of `parallelReadFrom` bytes and more are mapped rather than read (the
+    /// environment variable `GEOCAMPAIGN_READ_IMPORTS` set to 1 reads them, to compare both).
+    static let mapLargeFiles = ProcessInfo.processInfo.environment["GEOCAMPAIGN_READ_IMPORTS"] != "1"
 
     /// Reads bytes `0 ..< expected` of `fd` into `memory` in pieces, one per core (`pread`, so
     /// the file offset is not used); returns how many bytes from the start were read without a
@@ -134,6 +144,17 @@ final class GeoJSONCache {
     /// whatever follows if the file grew, up to just over `maxBytes`); nil if it cannot be opened
     /// or read.
     private static func contents(_ path: String, expected: Int) -> FileBytes? {
+        if expected >= parallelReadFrom && mapLargeFiles {
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { return nil }
+            var info = stat()
+            if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) >= parallelReadFrom,
+               Int(info.st_size) <= maxBytes, let mapped = MappedFile(fd: fd, status: info) {
+                return FileBytes(mapping: mapped)
+            }
+            // Not mapped: read as below.
+            close(fd)
+        }
         guard let f = fopen(path, "rb") else { return nil }
         defer { fclose(f) }
         var memory = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, expected))

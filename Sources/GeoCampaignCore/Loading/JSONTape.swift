@@ -75,17 +75,29 @@ struct JSONTape: @unchecked Sendable {
     }
 
     /// The bytes of a validated string body with its escapes replaced; an unpaired surrogate, or
-    /// a high surrogate followed by an escape that is not a low one, becomes one U+FFFD.
+    /// a high surrogate followed by an escape that is not a low one, becomes one U+FFFD. The
+    /// bytes are read again here: an import's bytes are a mapping of its file (`MappedFile`),
+    /// which another program may write while it is parsed, so what is not a valid escape any
+    /// more (a `\` at the end, `\u` without 4 hex digits) becomes U+FFFD, never a trap (the load
+    /// then reports the file as changed).
     private static func unescape(_ p: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> [UInt8] {
-        func hex4(_ at: Int) -> UInt32 {
+        func hex4(_ at: Int) -> UInt32? {
+            guard at + 4 <= to else { return nil }
             var v: UInt32 = 0
             for k in at..<(at + 4) {
                 let c = p[k]
-                let d: UInt32 = c <= 0x39 ? UInt32(c - 0x30) : (c <= 0x46 ? UInt32(c - 0x41 + 10) : UInt32(c - 0x61 + 10))
-                v = v * 16 + d
+                let d: UInt32
+                switch c {
+                case 0x30...0x39: d = UInt32(c &- 0x30)
+                case 0x41...0x46: d = UInt32(c &- 0x41) + 10
+                case 0x61...0x66: d = UInt32(c &- 0x61) + 10
+                default: return nil
+                }
+                v = v &* 16 &+ d
             }
             return v
         }
+        let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
         var out: [UInt8] = []
         out.reserveCapacity(to - from)
         var i = from
@@ -96,6 +108,10 @@ struct JSONTape: @unchecked Sendable {
                 i += 1
                 continue
             }
+            guard i + 1 < to else {
+                out.append(contentsOf: replacement)
+                break
+            }
             let e = p[i + 1]
             i += 2
             switch e {
@@ -105,10 +121,16 @@ struct JSONTape: @unchecked Sendable {
             case 0x72: out.append(0x0D)
             case 0x74: out.append(0x09)
             case 0x75:
-                var u = hex4(i)
+                guard var u = hex4(i) else {
+                    out.append(contentsOf: replacement)
+                    continue
+                }
                 i += 4
                 if (0xD800...0xDBFF).contains(u), i + 1 < to, p[i] == 0x5C, p[i + 1] == 0x75 {
-                    let low = hex4(i + 2)
+                    guard let low = hex4(i + 2) else {
+                        out.append(contentsOf: replacement)
+                        continue
+                    }
                     i += 6
                     u = (0xDC00...0xDFFF).contains(low) ? 0x10000 + ((u - 0xD800) << 10) + (low - 0xDC00) : 0xFFFD
                 }
