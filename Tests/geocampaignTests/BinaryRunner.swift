@@ -50,4 +50,12 @@ struct BinaryRunner {
         return Result(stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
                       status: p.terminationStatus)
     }
+
+    /// Whether process `pid` has `path` open (through `/proc/PID/fd`; false where there is none):
+    /// tests that change a file while a run reads it wait for this first.
+    static func hasOpen(_ pid: Int32, _ path: String) -> Bool {
+        let fds = "/proc/\(pid)/fd"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: fds) else { return false }
+        return names.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: fds + "/" + $0)) == path }
+    }
 }

@@ -14,13 +14,6 @@ final class ImportChangeTests: XCTestCase {
 
     override func tearDownWithError() throws { if let dir { try? FileManager.default.removeItem(at: dir) } }
 
-    /// Whether process `pid` has `path` open.
-    private func hasOpen(_ pid: Int32, _ path: String) -> Bool {
-        let fds = "/proc/\(pid)/fd"
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: fds) else { return false }
-        return names.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: fds + "/" + $0)) == path }
-    }
-
     /// About 12 MB of polygons (well over the 4 MiB from which imports are mapped).
     private static let geojson: Data = {
         var text = "{\"type\":\"FeatureCollection\",\"features\":[\n"
@@ -72,7 +65,7 @@ final class ImportChangeTests: XCTestCase {
         p.standardError = try FileHandle(forWritingTo: err)
         try p.run()
         var waited = 0
-        while p.isRunning && !hasOpen(p.processIdentifier, path) && waited < 50_000 {
+        while p.isRunning && !BinaryRunner.hasOpen(p.processIdentifier, path) && waited < 50_000 {
             usleep(100)
             waited += 1
         }

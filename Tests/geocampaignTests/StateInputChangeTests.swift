@@ -16,13 +16,6 @@ final class StateInputChangeTests: XCTestCase {
 
     override func tearDownWithError() throws { if let dir { try? FileManager.default.removeItem(at: dir) } }
 
-    /// Whether process `pid` has `path` open.
-    private func hasOpen(_ pid: Int32, _ path: String) -> Bool {
-        let fds = "/proc/\(pid)/fd"
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: fds) else { return false }
-        return names.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: fds + "/" + $0)) == path }
-    }
-
     func testABatchCutShortWhileItIsReadIsNoCrash() throws {
         try XCTSkipUnless(FileManager.default.fileExists(atPath: "/proc/self/fd"), "needs /proc to see when the file is open")
         // About 40 MB of valid lines: the hash and the read take tens of milliseconds.
@@ -46,7 +39,7 @@ final class StateInputChangeTests: XCTestCase {
             p.standardError = FileHandle.nullDevice
             try p.run()
             var waited = 0
-            while p.isRunning && !hasOpen(p.processIdentifier, batch) && waited < 20_000 {
+            while p.isRunning && !BinaryRunner.hasOpen(p.processIdentifier, batch) && waited < 20_000 {
                 usleep(200)
                 waited += 1
             }
