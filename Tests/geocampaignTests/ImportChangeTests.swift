@@ -107,5 +107,15 @@ final class ImportChangeTests: XCTestCase {
         }
         // The load of 12 MB takes far longer than the delays: most changes land during the parse.
         XCTAssertGreaterThan(changedSeen, 0, "no change was seen while the import was read")
+
+        // Replaced by a rename while loading (the safe way to write a file): the run loads the
+        // file it opened, whole, and succeeds.
+        let (reason, status, stderr) = try runChanging(changes.count + 1, delayMs: 2) { path in
+            let fresh = path + ".new"
+            try Self.geojson.write(to: URL(fileURLWithPath: fresh))
+            XCTAssertEqual(rename(fresh, path), 0)
+        }
+        XCTAssertEqual(reason, .exit)
+        XCTAssertEqual(status, 0, "replaced by a rename: \(stderr)")
     }
 }

@@ -16,8 +16,8 @@ import Foundation
 /// - **It is written in place**: the mapped bytes change under the parse. The parse never relies
 ///   on a byte being the same when read twice (what the tape's nodes hold is copied out when
 ///   parsed: numbers, positions; strings are decoded from the bytes again, and their decoding
-///   takes any bytes), and `changed` (the file's size, modification and change times, and the
-///   damage mark, against those at the mapping) tells the load to give an error, not regions.
+///   takes any bytes), and `changed` (the file's size and modification time, and the damage
+///   mark, against those at the mapping) tells the load to give an error, not regions.
 final class MappedFile: @unchecked Sendable {
     /// The mapped bytes (PROT_READ).
     let bytes: UnsafeBufferPointer<UInt8>
@@ -51,15 +51,16 @@ final class MappedFile: @unchecked Sendable {
         bytes = UnsafeBufferPointer(start: p.assumingMemoryBound(to: UInt8.self), count: count)
     }
 
-    /// Whether the file is not as it was when mapped: cut short under the mapping (a page past
-    /// its end was read), or its size, modification or change time differ now.
+    /// Whether the file's content is not as it was when mapped: cut short under the mapping (a
+    /// page past its end was read), or its size or modification time differ now. Not its change
+    /// time: a file replaced by a rename (the usual way to write one safely), deleted, or given
+    /// other permissions keeps its content, and the mapping still shows it.
     var changed: Bool {
         if MappedFile.registry.damaged(slot) { return true }
         var now = stat()
         guard fstat(fd, &now) == 0 else { return true }
-        return now.st_size != status.st_size || now.st_ino != status.st_ino
+        return now.st_size != status.st_size
             || now.st_mtim.tv_sec != status.st_mtim.tv_sec || now.st_mtim.tv_nsec != status.st_mtim.tv_nsec
-            || now.st_ctim.tv_sec != status.st_ctim.tv_sec || now.st_ctim.tv_nsec != status.st_ctim.tv_nsec
     }
 
     deinit {

@@ -77,6 +77,24 @@ final class MappedFileTests: XCTestCase {
         XCTAssertFalse(again.changed)
     }
 
+    /// Replaced by a rename, deleted, or given other permissions while mapped: the mapping still
+    /// shows the file's content, which did not change (not `changed`; the inode's change time did).
+    func testFileReplacedOrDeletedIsNotChanged() throws {
+        let dir = try temporaryDirectory()
+        let path = dir + "/f.bin", other = dir + "/g.bin"
+        try patternFile(path, count: 4_200_000)
+        let m = try map(path)
+        XCTAssertEqual(chmod(path, 0o600), 0)
+        XCTAssertFalse(m.changed)
+        XCTAssertTrue(FileManager.default.createFile(atPath: other, contents: Data(repeating: 0x41, count: 4_200_000)))
+        XCTAssertEqual(rename(other, path), 0)
+        XCTAssertFalse(m.changed)
+        XCTAssertEqual(m.bytes[4_199_999], UInt8(1 + 4_199_999 % 251))
+        XCTAssertEqual(unlink(path), 0)
+        XCTAssertFalse(m.changed)
+        XCTAssertEqual(m.bytes[0], 1)
+    }
+
     /// A slot is given back with its mapping: many more mappings than slots, one after another.
     func testSlotsAreReused() throws {
         let path = try temporaryDirectory() + "/f.bin"
