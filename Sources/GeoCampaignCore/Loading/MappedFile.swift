@@ -2,8 +2,9 @@ import Foundation
 
 /// A large import's bytes mapped from the file (`mmap`, read-only) instead of read into fresh
 /// memory: the page cache's pages are used as they are, so the file is neither copied nor are
-/// fresh pages zeroed for it (a 95 MB import took about 0.2 s of CPU to read, a third of its load;
-/// docs/performance-log.md, "Region loading, tenth pass").
+/// fresh pages zeroed for it (reading a 95 MB import took both cores for the first tenth of its
+/// load; mapped, the load takes about 0.13 s less CPU and 10% less time: docs/performance-log.md,
+/// "Region loading, tenth pass").
 ///
 /// A mapping sees the file as it is now, not as it was when the load began. Two things can
 /// happen to a file while a run reads it, and neither may crash the run or be taken for the file:
