@@ -35,12 +35,7 @@ final class MappedFile: @unchecked Sendable {
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
         let length = (count + page - 1) / page * page
         guard count > 0, let slot = MappedFile.registry.claim() else { return nil }
-        #if os(Linux)
-        let flags = MAP_PRIVATE | MAP_POPULATE
-        #else
-        let flags = MAP_PRIVATE
-        #endif
-        guard let p = mmap(nil, length, PROT_READ, flags, fd, 0), p != MAP_FAILED else {
+        guard let p = mmap(nil, length, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0), p != MAP_FAILED else {
             MappedFile.registry.release(slot)
             return nil
         }
@@ -98,7 +93,6 @@ final class MappedFile: @unchecked Sendable {
             lock.lock()
             defer { lock.unlock() }
             mappedFileWords[3 * k + 2] = 0
-            mappedFileWords[3 * Registry.slots] = UInt(bitPattern: Int(sysconf(Int32(_SC_PAGESIZE))))
             mappedFileWords[3 * k + 1] = end
             mappedFileWords[3 * k] = start
         }
@@ -119,14 +113,12 @@ final class MappedFile: @unchecked Sendable {
         }
     }
 
-    /// Installs the SIGBUS handler (once); false if it cannot be installed.
+    /// Installs the SIGBUS handler (once), with the page size it works in; false if it cannot be
+    /// installed.
     private static func installHandler() -> Bool {
+        mappedFileWords[3 * Registry.slots] = UInt(bitPattern: Int(sysconf(Int32(_SC_PAGESIZE))))
         var action = sigaction()
-        #if os(Linux)
         action.__sigaction_handler.sa_sigaction = mappedFileBusHandler
-        #else
-        action.__sigaction_u.__sa_sigaction = mappedFileBusHandler
-        #endif
         action.sa_flags = SA_SIGINFO | SA_ONSTACK
         sigemptyset(&action.sa_mask)
         return sigaction(SIGBUS, &action, mappedFilePreviousAction) == 0
@@ -154,11 +146,7 @@ nonisolated(unsafe) private let mappedFilePreviousAction: UnsafeMutablePointer<s
 /// Only `mmap` and `sigaction` are called (both system calls), no lock is taken and nothing is
 /// allocated.
 private let mappedFileBusHandler: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void = { _, info, _ in
-    #if os(Linux)
     let address = UInt(bitPattern: info?.pointee._sifields._sigfault.si_addr)
-    #else
-    let address = UInt(bitPattern: info?.pointee.si_addr)
-    #endif
     let page = max(1, mappedFileWords[3 * MappedFile.Registry.slots])
     for k in 0..<MappedFile.Registry.slots {
         let start = mappedFileWords[3 * k], end = mappedFileWords[3 * k + 1]
