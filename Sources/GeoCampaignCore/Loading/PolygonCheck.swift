@@ -173,7 +173,8 @@ enum PolygonCheck {
     ///
     /// Each turn's sign is trusted only when the computed value exceeds a bound on its
     /// rounding error (Shewchuk's `ccwerrboundA`, 3.3e-16 times the sum of the products'
-    /// magnitudes, taken as 1e-15): then its sign is the exact one. The winding count compares
+    /// magnitudes, taken as 1e-15, and at least the least normal double, below which
+    /// products underflow): then its sign is the exact one. The winding count compares
     /// latitudes only (exact). A ring that fails (a point at `p`, a turn the rounding cannot
     /// tell, a reflex part hiding a point from `p`, a ring wound twice, NaN) is left to the sweep.
     ///
@@ -200,7 +201,9 @@ enum PolygonCheck {
                 let eLat = q.lat - pLat, eLon = q.lon - pLon
                 let l = dLon * eLat, r = dLat * eLon
                 let det = l - r
-                let bound = 1e-15 * (abs(l) + abs(r))
+                // (Not below the least normal double: products that underflow lose the
+                // relative accuracy the bound assumes, but never more than 2^-1074 each.)
+                let bound = max(1e-15 * (abs(l) + abs(r)), Double.leastNormalMagnitude)
                 if sign == 0 { sign = det > 0 ? 1 : -1 }
                 // (NaN fails this: every comparison with it is false.)
                 guard sign * det > bound else { return false }

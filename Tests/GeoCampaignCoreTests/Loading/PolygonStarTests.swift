@@ -120,6 +120,11 @@ final class PolygonStarTests: XCTestCase {
         XCTAssertFalse(PolygonCheck.isStarAroundMean([Coordinate(lat: -1, lon: -1), Coordinate(lat: 0, lon: 0), Coordinate(lat: 1, lon: 1), Coordinate(lat: 0, lon: 0)]))
         XCTAssertFalse(PolygonCheck.isStarAroundMean([square[0], square[1]]))
         XCTAssertFalse(PolygonCheck.isStarAroundMean([square[0], Coordinate(lat: .nan, lon: 1), square[2], square[3]]))
+        // A square of 1e-160 degrees: its turns (1e-320) underflow, so their signs are not
+        // trusted; one of 1e-100 degrees is still told.
+        let tiny = square.map { Coordinate(lat: $0.lat * 1e-160, lon: $0.lon * 1e-160) }
+        XCTAssertFalse(PolygonCheck.isStarAroundMean(tiny))
+        XCTAssertTrue(PolygonCheck.isStarAroundMean(square.map { Coordinate(lat: $0.lat * 1e-100, lon: $0.lon * 1e-100) }))
         // The same square with its second point twisted across: turns of both signs.
         XCTAssertFalse(PolygonCheck.isStarAroundMean([square[0], square[2], square[1], square[3]]))
         // An L-shape is simple but hides part of itself from the mean of its points: left to
