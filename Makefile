@@ -82,7 +82,8 @@ difftest: build
 	@py="$$(bash scripts/python-with-yaml.sh)" && \
 	  "$$py" scripts/difftest.py --seeds $(DIFFTEST_SEEDS) && \
 	  "$$py" scripts/difftest.py --seeds $(DIFFTEST_SEEDS) --state && \
-	  "$$py" scripts/difftest.py --seeds $(DIFFTEST_SEEDS) --stream
+	  "$$py" scripts/difftest.py --seeds $(DIFFTEST_SEEDS) --stream && \
+	  "$$py" scripts/difftest.py --seeds $(DIFFTEST_SEEDS) --change
 
 bench: release
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product geocampaign-bench

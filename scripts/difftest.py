@@ -16,6 +16,9 @@ Usage:
   python3 scripts/difftest.py --seed 17 --show      # print the first differences of one seed
   python3 scripts/difftest.py --seeds 0:20 --big 200 # metamorphic: big multi-block input vs the small case
   python3 scripts/difftest.py --seeds 0:20 --gpx     # metamorphic: GPX tracks vs the same JSON Lines fixes
+  python3 scripts/difftest.py --seeds 0:20 --state   # 2-6 batches through --state runs vs the one-shot run
+  python3 scripts/difftest.py --seeds 0:20 --stream  # through `stream --state` vs the one-shot run
+  python3 scripts/difftest.py --seeds 0:20 --change  # every campaign changed between two --state runs
   DIFFTEST_SCALE=10|100, DIFFTEST_ZONE=<IANA name>  # force large regions / the time zone near whose DST days tracks start
 Failing cases are saved under --keep (default: a fresh temp dir) as seed-N/ with campaigns/,
 history.jsonl, our outputs (ours-*.jsonl), the reference's (ref-*.jsonl) and diff.txt.
@@ -939,6 +942,96 @@ def state_seed(seed, binary, keep):
     return settle(d, diffs)
 
 
+def change_seed(seed, binary, keep):
+    """Campaign changes between stateful runs (state.md 1.3): the seed's history cut in two at
+    per-user times; `evaluate --state` and `events --state` run the first part with the seed's
+    campaigns, then the second part with `--final` and every campaign changed (each offer
+    renamed `<id>-v2`, and the settings' `limits` dropped, which changes the settings when they
+    had any). Every campaign then starts afresh: its timeline for a user starts at the user's
+    first fix of the second part, the first run's held decisions and visits are dropped, and no
+    earlier delivery counts (the renamed offers have no deliveries, and no limit is left). So
+    the second runs must print exactly the reference's one-shot decisions and events of the
+    second part alone with the changed campaigns (decisions by the one-shot key, evidence as a
+    set of (region, enter)), and warn about every campaign."""
+    d, cdir, hist, failed = case_folder(keep, "change", seed)
+    if failed:
+        return failed
+    if os.path.exists(os.path.join(d, "until.txt")):  # --until cannot be combined with --state
+        os.remove(os.path.join(d, "until.txt"))
+    r = random.Random(seed * 104729 + 3)
+    lines = open(hist, "rb").read().split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    parsed = [ref.validate(l) for l in lines]
+    times = {}
+    for why, fx in parsed:
+        if fx:
+            times.setdefault(fx[0], set()).add(fx[1])
+    cut = {u: r.choice(sorted(ts)) for u, ts in times.items()}
+    parts = [[], []]
+    for line, (why, fx) in zip(lines, parsed):
+        parts[r.randrange(2) if fx is None else (1 if fx[1] >= cut[fx[0]] else 0)].append(line)
+    if not all(any(fx for _, fx in map(ref.validate, part)) for part in parts):
+        return []  # a part without an accepted fix is an error of its own (exit 65): nothing to compare
+    changed = os.path.join(d, "campaigns-changed")
+    shutil.copytree(cdir, changed)
+    names = []
+    for name in sorted(os.listdir(changed)):
+        path = os.path.join(changed, name)
+        if name.endswith((".yaml", ".yml")) and name != "settings.yaml" and os.path.isfile(path):
+            text = open(path, encoding="utf-8").read()
+            text = re.sub(r"(?m)^(\s*(?:- )?id: |\s*offer: )(o\d+)$", r"\1\2-v2", text)
+            open(path, "w", encoding="utf-8").write(text)
+            m = re.search(r"(?m)^campaign: (\S+)$", text)
+            names.append(m.group(1) if m else name)
+    settings = os.path.join(changed, "settings.yaml")
+    if os.path.exists(settings):
+        kept = [l for l in open(settings, encoding="utf-8").read().split("\n") if not l.startswith(("  limits:", "    per_user:"))]
+        open(settings, "w", encoding="utf-8").write("\n".join(kept) + "\n" if len(kept) > 2 or any(l.strip() for l in kept[1:]) else "")
+        if not open(settings, encoding="utf-8").read().strip():
+            os.remove(settings)
+    second = os.path.join(d, "second.jsonl")
+    with open(second, "wb") as f:
+        f.write(b"".join(l + b"\n" for l in parts[1]))
+    out = {}
+    for cmd in ("events", "evaluate"):
+        state = os.path.join(d, "state-%s.db" % cmd)
+        for b, folder in ((0, cdir), (1, changed)):
+            bp = os.path.join(d, "part-%d.jsonl" % b)
+            with open(bp, "wb") as f:
+                f.write(b"".join(l + b"\n" for l in parts[b]))
+            extra = (["--include-suppressed"] if cmd == "evaluate" else []) + (["--final"] if b == 1 else [])
+            p = subprocess.run([binary, cmd, "--state", state, "--campaigns", folder, "--history", bp, "--quiet"] + extra,
+                               capture_output=True, text=True)
+            if p.returncode != 0:
+                return settle(d, ["OURS FAILED in part %d (%s) rc=%d\n%s" % (b + 1, cmd, p.returncode, p.stderr[-2000:])])
+            if b == 1:
+                out[cmd] = [json.loads(l) for l in p.stdout.split("\n") if l.strip()]
+                missing = [n for n in names if "campaign %s is changed" % n not in p.stderr and "campaign '%s' is changed" % n not in p.stderr]
+                if missing:
+                    return settle(d, ["NO CHANGE WARNING for %s (%s)\n%s" % (missing, cmd, p.stderr[-2000:])])
+    open(os.path.join(d, "ours-events.jsonl"), "w").write("".join(json.dumps(x) + "\n" for x in out["events"]))
+    open(os.path.join(d, "ours-decisions.jsonl"), "w").write("".join(json.dumps(x) + "\n" for x in out["evaluate"]))
+    p = run_ref(changed, second, d)
+    if p.returncode != 0:
+        return settle(d, ["REFERENCE FAILED\n" + p.stderr[-2000:]])
+    diffs = []
+    def skip(x):
+        u = str(x.get("user", ""))
+        return u.startswith("z") and u.endswith("x")
+    a = sorted(json.dumps(e, sort_keys=True) for e in out["events"] if not skip(e))
+    b = sorted(json.dumps(e, sort_keys=True) for e in jl(os.path.join(d, "ref-events.jsonl")))
+    if a != b:
+        diffs.append("CHANGE EVENTS\n  ours-only: %s\n  ref-only:  %s" % (sorted(set(a) - set(b))[:3], sorted(set(b) - set(a))[:3]))
+    def full_key(x):
+        return (dec_key(x), sorted((e["region"], e["enter"]) for e in x.get("evidence", [])))
+    a = sorted(full_key(x) for x in out["evaluate"] if not skip(x))
+    b = sorted(full_key(x) for x in jl(os.path.join(d, "ref-decisions.jsonl")))
+    if a != b:
+        diffs.append("CHANGE DECISIONS\n  ours-only: %s\n  ref-only:  %s" % ([x for x in a if x not in b][:3], [x for x in b if x not in a][:3]))
+    return settle(d, diffs)
+
+
 def stream_seed(seed, binary, keep):
     """The stream against the reference (state.md 2): the seed's history through `stream
     --state` (from the file, or from a pipe in random pieces; users dropped as idle at once, by
@@ -1045,6 +1138,8 @@ def main():
                     help="metamorphic mode: repeat each seed's history COPIES times (renamed users) and check ours against ours")
     ap.add_argument("--state", action="store_true",
                     help="stateful mode: the history in 2-6 batches through --state runs (the last --final) against the reference's one-shot run")
+    ap.add_argument("--change", action="store_true",
+                    help="campaign-change mode: two --state runs, every campaign changed before the second (--final), against the reference's one-shot run of the second part")
     ap.add_argument("--stream", action="store_true",
                     help="stream mode: the history through `stream --state` (file or pipe), then a --final run, against the reference's one-shot run")
     a = ap.parse_args()
@@ -1061,6 +1156,8 @@ def main():
         kind, check = "stream", lambda s: stream_seed(s, binary, keep)
     elif a.state:
         kind, check = "state", lambda s: state_seed(s, binary, keep)
+    elif a.change:
+        kind, check = "change", lambda s: change_seed(s, binary, keep)
     elif a.big:
         kind, check = "big", lambda s: big_seed(s, binary, keep, a.big)
     else:
