@@ -56,6 +56,33 @@ final class StreamCommandTests: XCTestCase {
         XCTAssertFalse(try Data(contentsOf: dir.appendingPathComponent("out.jsonl")).isEmpty)
     }
 
+    /// A stream restarted with a changed campaign says so on stderr, as a batch run does
+    /// (state.md 1.3), though a stream counts no runs: the first stream on a new state and a
+    /// restart with the same campaigns say nothing; a changed campaign and one no longer in
+    /// the folder are named.
+    func testAStreamRestartedWithChangedCampaignsWarns() throws {
+        let copy = dir.appendingPathComponent("campaigns")
+        try FileManager.default.copyItem(atPath: StateCommandTests.campaigns, toPath: copy.path)
+        try FileManager.default.copyItem(atPath: StateCommandTests.example.appendingPathComponent("regions").path,
+                                         toPath: dir.appendingPathComponent("regions").path)
+        func stream(_ k: Int) throws -> BinaryRunner.Result {
+            let r = try BinaryRunner.run(["stream", "--state", "s", "--campaigns", "campaigns", "--history", StateCommandTests.batch(k), "--quiet"], cwd: dir)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            return r
+        }
+        XCTAssertFalse(try stream(1).stderr.contains("warning: campaign"), "a new state")
+        XCTAssertFalse(try stream(2).stderr.contains("warning: campaign"), "the same campaigns")
+        let file = copy.appendingPathComponent("mall-events.yaml")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        XCTAssertTrue(text.contains("priority: "))
+        try Data(text.replacingOccurrences(of: "priority: ", with: "priority: 1").utf8).write(to: file)
+        try FileManager.default.removeItem(at: copy.appendingPathComponent("fitness-fuel.yaml"))
+        let changed = try stream(3)
+        XCTAssertTrue(changed.stderr.contains("warning: campaign mall-events is changed since the state's last run"), changed.stderr)
+        XCTAssertTrue(changed.stderr.contains("warning: campaign fitness-fuel is no longer in the campaigns"), changed.stderr)
+        XCTAssertFalse(changed.stderr.contains("warning: campaign car-shoppers"), changed.stderr)
+    }
+
     /// A running stream holds its state between its commits too (the lock file `s-lock`): a
     /// batch run or a second stream on it is refused with "in use", a `--state-info` reader
     /// still reads it; once the stream has exited, the same batch run goes through.

@@ -287,7 +287,7 @@ public struct StatefulDriver {
 
     /// The state's campaign table for this run's campaigns (state.md 1.3): an unchanged campaign
     /// keeps its slot; a new or changed one gets a new slot and starts afresh (warned on stderr
-    /// once the state has runs); a campaign no longer present is dropped (warned).
+    /// once the state has had a run or a stream); a campaign no longer present is dropped (warned).
     /// - Parameter fingerprints: each campaign's `CampaignFingerprint`, when already computed.
     /// - Returns: the new table, and the campaign index of every slot that continues.
     static func reconcile(store: StateStore, campaigns: CampaignSet, runs: Int,
@@ -316,7 +316,9 @@ public struct StatefulDriver {
             }
             entries.append(.init(slot: nextSlot, id: campaign.id, fingerprint: fp, sinceRun: runs + 1))
             nextSlot += 1
-            if runs > 0 {
+            // Not on a state's first run or stream (nothing to start afresh from). A stream
+            // counts no runs, so a state only streams have used is known by its campaigns.
+            if runs > 0 || !known.isEmpty {
                 let was = known.contains { $0.id == campaign.id } ? "changed since the state's last run" : "new to the state"
                 Console.err("warning: campaign \(campaign.id) is \(was): it starts afresh, its timeline for each user beginning at the user's first fix from this batch on (state.md 1.3)\n")
             }
