@@ -83,7 +83,8 @@ difftest: build
 	  "$$py" scripts/difftest.py --seeds $(DIFFTEST_SEEDS) && \
 	  "$$py" scripts/difftest.py --seeds $(DIFFTEST_SEEDS) --state && \
 	  "$$py" scripts/difftest.py --seeds $(DIFFTEST_SEEDS) --stream && \
-	  "$$py" scripts/difftest.py --seeds $(DIFFTEST_SEEDS) --change
+	  "$$py" scripts/difftest.py --seeds $(DIFFTEST_SEEDS) --change && \
+	  "$$py" scripts/difftest.py --seeds $(DIFFTEST_SEEDS) --sorted
 
 bench: release
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product geocampaign-bench

@@ -19,6 +19,7 @@ Usage:
   python3 scripts/difftest.py --seeds 0:20 --state   # 2-6 batches through --state runs vs the one-shot run
   python3 scripts/difftest.py --seeds 0:20 --stream  # through `stream --state` vs the one-shot run
   python3 scripts/difftest.py --seeds 0:20 --change  # every campaign changed between two --state runs
+  python3 scripts/difftest.py --seeds 0:20 --sorted  # grouped by user: --sorted against the file read whole
   DIFFTEST_SCALE=10|100, DIFFTEST_ZONE=<IANA name>  # force large regions / the time zone near whose DST days tracks start
 Failing cases are saved under --keep (default: a fresh temp dir) as seed-N/ with campaigns/,
 history.jsonl, our outputs (ours-*.jsonl), the reference's (ref-*.jsonl) and diff.txt.
@@ -791,6 +792,62 @@ def big_seed(seed, binary, keep, copies):
     return settle(d, diffs)
 
 
+def sorted_seed(seed, binary, keep):
+    """Metamorphic test of `--sorted` (docs/cli.md): the seed's history grouped by user (each
+    user's lines together in their order, the groups in the order of the users' first lines; a
+    line that is not a JSON object with a user stays after the line before it) must give, read
+    with `--sorted` (streamed user by user, one and two threads), the events, decisions (with
+    `--include-suppressed`) and rejects that the same file gives read whole, as multisets of
+    lines (`--sorted` prints users in the input's order)."""
+    d, cdir, hist, failed = case_folder(keep, "sorted", seed)
+    if failed:
+        return failed
+    groups, order, last = {}, [], None
+    for line in open(hist, "rb").read().split(b"\n"):
+        if not line:
+            continue
+        key = last
+        try:
+            x = json.loads(line)
+            if isinstance(x, dict) and "user" in x:
+                key = json.dumps(x["user"], sort_keys=True)
+        except Exception:
+            pass
+        if key not in groups:
+            groups[key] = []
+            order.append(key)
+        groups[key].append(line)
+        last = key
+    grouped = os.path.join(d, "grouped.jsonl")
+    with open(grouped, "wb") as f:
+        f.write(b"".join(l + b"\n" for k in order for l in groups[k]))
+    u = until_arg(d)
+    outs = {}
+    for mode, extra in (("whole", []), ("sorted", ["--sorted"]), ("sorted-1", ["--sorted", "--threads", "1"])):
+        for cmd in ("events", "evaluate"):
+            rj = os.path.join(d, "rejects-%s-%s.jsonl" % (cmd, mode))
+            args = [binary, cmd, "--campaigns", cdir, "--history", grouped, "--quiet", "--rejects", rj] + extra + u
+            if cmd == "evaluate":
+                args.append("--include-suppressed")
+            p = subprocess.run(args, capture_output=True, text=True)
+            rejects = sorted(open(rj).read().split("\n")) if os.path.exists(rj) else []
+            outs[(cmd, mode)] = (p.returncode, sorted(p.stdout.split("\n")), rejects, p.stderr)
+    diffs = []
+    for cmd in ("events", "evaluate"):
+        base = outs[(cmd, "whole")]
+        for mode in ("sorted", "sorted-1"):
+            o = outs[(cmd, mode)]
+            if o[0] != base[0]:
+                diffs.append("SORTED %s %s exit %d, whole %d\n%s" % (cmd, mode, o[0], base[0], o[3][-1500:]))
+            elif o[1] != base[1]:
+                a, b = [x for x in o[1] if x not in base[1]], [x for x in base[1] if x not in o[1]]
+                diffs.append("SORTED %s %s\n  sorted-only: %s\n  whole-only:  %s" % (cmd, mode, a[:2], b[:2]))
+            elif o[2] != base[2]:
+                diffs.append("SORTED %s %s REJECTS\n  sorted-only: %s\n  whole-only:  %s"
+                             % (cmd, mode, sorted(set(o[2]) - set(base[2]))[:3], sorted(set(base[2]) - set(o[2]))[:3]))
+    return settle(d, diffs)
+
+
 def gpx_seed(seed, binary, keep):
     """Metamorphic test of the GPX reader: each user's accepted fixes written as a GPX track (times
     in UTC with milliseconds, some as rtept/wpt) must give the same events as the same fixes in
@@ -1174,6 +1231,8 @@ def main():
                     help="metamorphic mode: repeat each seed's history COPIES times (renamed users) and check ours against ours")
     ap.add_argument("--state", action="store_true",
                     help="stateful mode: the history in 2-6 batches through --state runs (the last --final) against the reference's one-shot run")
+    ap.add_argument("--sorted", action="store_true",
+                    help="metamorphic mode: the history grouped by user, read with --sorted (one and two threads) and whole")
     ap.add_argument("--change", action="store_true",
                     help="campaign-change mode: two --state runs, every campaign changed before the second (--final), against the reference's one-shot run of the second part")
     ap.add_argument("--stream", action="store_true",
@@ -1192,6 +1251,8 @@ def main():
         kind, check = "stream", lambda s: stream_seed(s, binary, keep)
     elif a.state:
         kind, check = "state", lambda s: state_seed(s, binary, keep)
+    elif a.sorted:
+        kind, check = "sorted", lambda s: sorted_seed(s, binary, keep)
     elif a.change:
         kind, check = "change", lambda s: change_seed(s, binary, keep)
     elif a.big:
