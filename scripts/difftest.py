@@ -20,6 +20,7 @@ Usage:
   python3 scripts/difftest.py --seeds 0:20 --stream  # through `stream --state` vs the one-shot run
   python3 scripts/difftest.py --seeds 0:20 --change  # every campaign changed between two --state runs
   python3 scripts/difftest.py --seeds 0:20 --sorted  # grouped by user: --sorted against the file read whole
+  python3 scripts/difftest.py --seeds 0:20 --csv     # the accepted lines as CSV against them as JSON Lines
   DIFFTEST_SCALE=10|100, DIFFTEST_ZONE=<IANA name>  # force large regions / the time zone near whose DST days tracks start
 Failing cases are saved under --keep (default: a fresh temp dir) as seed-N/ with campaigns/,
 history.jsonl, our outputs (ours-*.jsonl), the reference's (ref-*.jsonl) and diff.txt.
@@ -848,6 +849,44 @@ def sorted_seed(seed, binary, keep):
     return settle(d, diffs)
 
 
+def csv_seed(seed, binary, keep):
+    """Metamorphic test of the CSV reader (docs/history-format.md): the seed's lines that the JSON
+    Lines reader accepts, written as CSV by scripts/jsonl_to_csv.py (every value as its JSON
+    text), must give the events and decisions (with `--include-suppressed`) of the same lines as
+    JSON Lines, on one and two threads, and no rejects."""
+    d, cdir, hist, failed = case_folder(keep, "csv", seed)
+    if failed:
+        return failed
+    valid = [l for l in open(hist, "rb").read().split(b"\n") if l and ref.validate(l)[1]]
+    jp, cp = os.path.join(d, "valid.jsonl"), os.path.join(d, "valid.csv")
+    with open(jp, "wb") as f:
+        f.write(b"".join(l + b"\n" for l in valid))
+    subprocess.run([sys.executable, os.path.join(HERE, "jsonl_to_csv.py"), jp, cp], check=True)
+    u = until_arg(d)
+    outs = {}
+    for name, path, extra in (("jsonl", jp, []), ("csv", cp, []), ("csv-1", cp, ["--threads", "1"])):
+        for cmd in ("events", "evaluate"):
+            rj = os.path.join(d, "rejects-%s-%s.jsonl" % (cmd, name))
+            args = [binary, cmd, "--campaigns", cdir, "--history", path, "--quiet", "--rejects", rj] + extra + u
+            if cmd == "evaluate":
+                args.append("--include-suppressed")
+            p = subprocess.run(args, capture_output=True, text=True)
+            rejects = [l for l in open(rj).read().split("\n") if l] if os.path.exists(rj) else []
+            outs[(cmd, name)] = (p.returncode, p.stdout, rejects, p.stderr)
+    diffs = []
+    for cmd in ("events", "evaluate"):
+        base = outs[(cmd, "jsonl")]
+        for name in ("csv", "csv-1"):
+            o = outs[(cmd, name)]
+            if o[0] != base[0] or o[2] or base[2]:
+                diffs.append("CSV %s %s exit %d (JSON Lines %d), rejects %s / %s\n%s" % (cmd, name, o[0], base[0], o[2][:2], base[2][:2], o[3][-1500:]))
+            elif o[1] != base[1]:
+                a, b = o[1].split("\n"), base[1].split("\n")
+                k = first_difference(a, b)
+                diffs.append("CSV %s %s #%d\n  csv:   %s\n  jsonl: %s" % (cmd, name, k, at(a, k), at(b, k)))
+    return settle(d, diffs)
+
+
 def gpx_seed(seed, binary, keep):
     """Metamorphic test of the GPX reader: each user's accepted fixes written as a GPX track (times
     in UTC with milliseconds, some as rtept/wpt) must give the same events as the same fixes in
@@ -1231,6 +1270,8 @@ def main():
                     help="metamorphic mode: repeat each seed's history COPIES times (renamed users) and check ours against ours")
     ap.add_argument("--state", action="store_true",
                     help="stateful mode: the history in 2-6 batches through --state runs (the last --final) against the reference's one-shot run")
+    ap.add_argument("--csv", action="store_true",
+                    help="metamorphic mode: the accepted lines as CSV against the same lines as JSON Lines")
     ap.add_argument("--sorted", action="store_true",
                     help="metamorphic mode: the history grouped by user, read with --sorted (one and two threads) and whole")
     ap.add_argument("--change", action="store_true",
@@ -1251,6 +1292,8 @@ def main():
         kind, check = "stream", lambda s: stream_seed(s, binary, keep)
     elif a.state:
         kind, check = "state", lambda s: state_seed(s, binary, keep)
+    elif a.csv:
+        kind, check = "csv", lambda s: csv_seed(s, binary, keep)
     elif a.sorted:
         kind, check = "sorted", lambda s: sorted_seed(s, binary, keep)
     elif a.change:
