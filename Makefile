@@ -85,7 +85,8 @@ difftest: build
 	  "$$py" scripts/difftest.py --seeds $(DIFFTEST_SEEDS) --stream && \
 	  "$$py" scripts/difftest.py --seeds $(DIFFTEST_SEEDS) --change && \
 	  "$$py" scripts/difftest.py --seeds $(DIFFTEST_SEEDS) --sorted && \
-	  "$$py" scripts/difftest.py --seeds $(DIFFTEST_SEEDS) --csv
+	  "$$py" scripts/difftest.py --seeds $(DIFFTEST_SEEDS) --csv && \
+	  "$$py" scripts/difftest.py --seeds $(DIFFTEST_SEEDS) --report
 
 bench: release
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product geocampaign-bench

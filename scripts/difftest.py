@@ -21,6 +21,7 @@ Usage:
   python3 scripts/difftest.py --seeds 0:20 --change  # every campaign changed between two --state runs
   python3 scripts/difftest.py --seeds 0:20 --sorted  # grouped by user: --sorted against the file read whole
   python3 scripts/difftest.py --seeds 0:20 --csv     # the accepted lines as CSV against them as JSON Lines
+  python3 scripts/difftest.py --seeds 0:20 --report  # report --format json (goals added) against the reference
   DIFFTEST_SCALE=10|100, DIFFTEST_ZONE=<IANA name>  # force large regions / the time zone near whose DST days tracks start
 Failing cases are saved under --keep (default: a fresh temp dir) as seed-N/ with campaigns/,
 history.jsonl, our outputs (ours-*.jsonl), the reference's (ref-*.jsonl) and diff.txt.
@@ -887,6 +888,142 @@ def csv_seed(seed, binary, keep):
     return settle(d, diffs)
 
 
+def report_seed(seed, binary, keep):
+    """`report --format json` (measurement.md) against figures computed here from the reference:
+    the seed's campaigns, most given a goal (regions or tags of the campaign, `within`, sometimes
+    `min_dwell`), and its history less the extreme-year users. Reach (lines, fixes, users,
+    period; per campaign its users with a visit, per rule the users triggered and the triggers,
+    per offer the users reached and the decisions by status) from the reference's decisions and
+    visits; lift (per arm the measurable users and the converted, the pending users, the rates,
+    the absolute lift, enough_data) from its decisions (exposure: a user's first decision of
+    the campaign), holdout hash and visits to the goal's regions (x < enter <= x + within,
+    duration so far for an open visit)."""
+    d, cdir, hist, failed = case_folder(keep, "report", seed)
+    if failed:
+        return failed
+    if os.path.exists(os.path.join(d, "until.txt")):
+        os.remove(os.path.join(d, "until.txt"))
+    r = random.Random(seed * 31337 + 5)
+    # The extreme-year users (z<N>x) are left out: the reference skips them.
+    lines = []
+    for line in open(hist, "rb").read().split(b"\n"):
+        if not line:
+            continue
+        try:
+            x = json.loads(line)
+            if isinstance(x, dict) and isinstance(x.get("user"), str) and x["user"].startswith("z") and x["user"].endswith("x"):
+                continue
+        except Exception:
+            pass
+        lines.append(line)
+    with open(hist, "wb") as f:
+        f.write(b"".join(l + b"\n" for l in lines))
+    # Goals.
+    goals = {}
+    for name in sorted(os.listdir(cdir)):
+        path = os.path.join(cdir, name)
+        if not name.endswith((".yaml", ".yml")) or name == "settings.yaml" or not os.path.isfile(path):
+            continue
+        doc = ref.yaml.load(open(path), Loader=ref.TextLoader)
+        ids = [e["id"] for e in doc["regions"] if "id" in e and "import" not in e]
+        tags = sorted({t for e in doc["regions"] for t in (e.get("tags") or [])})
+        if r.random() < 0.2 or not (ids or tags):
+            continue
+        sel = {}
+        if ids and (not tags or r.random() < 0.6):
+            sel["regions"] = r.sample(ids, r.randint(1, min(2, len(ids))))
+        if tags and (not sel or r.random() < 0.3):
+            sel["tags"] = r.sample(tags, r.randint(1, min(2, len(tags))))
+        within = r.choice(["10m", "30m", "2h", "1d"])
+        dwell = r.choice([None, "0s", "30s", "2m", "10m"])
+        text = "goal:\n" + "".join("  %s: [%s]\n" % (k, ", ".join(v)) for k, v in sel.items()) + "  within: %s\n" % within
+        if dwell:
+            text += "  min_dwell: %s\n" % dwell
+        with open(path, "a") as f:
+            f.write("\n" + text)
+        goals[doc["campaign"]] = (sel, ref.dur(within), ref.dur(dwell) if dwell else 0)
+    out = os.path.join(d, "ours-report.json")
+    p = subprocess.run([binary, "report", "--format", "json", "--campaigns", cdir, "--history", hist, "--output", out, "--quiet"],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        return settle(d, ["OURS FAILED rc=%d\n%s" % (p.returncode, p.stderr[-2000:])])
+    ours = json.load(open(out))
+    p = run_ref(cdir, hist, d)
+    if p.returncode != 0:
+        return settle(d, ["REFERENCE FAILED\n" + p.stderr[-2000:]])
+    decisions = jl(os.path.join(d, "ref-decisions.jsonl"))
+    camps, _ = ref.load(cdir)
+    users = {}
+    for line in lines:
+        why, fx = ref.validate(line)
+        if fx:
+            users.setdefault(fx[0], []).append(fx[1:])
+    times = [f[0] for fx in users.values() for f in fx]
+    t_data = max(times) if times else None
+    # Visits per (user, campaign): (region id, enter, duration so far).
+    visits = {}
+    for u, fx in users.items():
+        fx = sorted(fx, key=lambda f: f[0])
+        for c in camps:
+            for reg in c["regions"]:
+                for v in ref.crossing(c, reg, fx, fx[-1][0]):
+                    visits.setdefault((u, c["id"]), []).append((reg["id"], v[0], ref.dur_of(v)))
+    diffs = []
+    def check(what, a, b):
+        if a != b:
+            diffs.append("REPORT %s\n  ours: %s\n  ref:  %s" % (what, json.dumps(a)[:600], json.dumps(b)[:600]))
+    check("fixes", ours.get("fixes"), len(times))
+    check("users", ours.get("users"), len(users))
+    if times:
+        check("period", [ours["period"].get("from"), ours["period"].get("to")], [ref.iso(min(times)), ref.iso(t_data)])
+    by_id = {c["id"]: c for c in camps}
+    check("campaigns", sorted(x["campaign"] for x in ours["campaigns"]), sorted(by_id))
+    for oc in ours["campaigns"]:
+        c = by_id.get(oc["campaign"])
+        if c is None:
+            continue
+        cid = c["id"]
+        mine = [x for x in decisions if x["campaign"] == cid]
+        check("%s users" % cid, oc["users"], len({u for (u, k) in visits if k == cid}))
+        check("%s rules" % cid, [(x["rule"], x["triggered"], x["triggers"]) for x in oc["rules"]],
+              [(str(rule["id"]), len({x["user"] for x in mine if x["rule"] == str(rule["id"])}), sum(1 for x in mine if x["rule"] == str(rule["id"])))
+               for rule in c["rules"]])
+        statuses = ["delivered", "limited", "lower_priority", "held_out", "capped"]
+        check("%s offers" % cid, [(x["offer"], x["reached"], [x["decisions"].get(s, 0) for s in statuses]) for x in oc["offers"]],
+              [(o, len({x["user"] for x in mine if x["offer"] == o and x["status"] == "delivered"}),
+                [sum(1 for x in mine if x["offer"] == o and x["status"] == s) for s in statuses]) for o in c["offers"]])
+        if cid not in goals:
+            check("%s lift" % cid, oc.get("lift"), None)
+            continue
+        sel, within, dwell = goals[cid]
+        goal_regions = ref.matching(c, sel)
+        exposed = {}
+        for x in mine:
+            t = ref.parse_ts(x["time"])
+            exposed[x["user"]] = min(exposed.get(x["user"], t), t)
+        arms = {"treated": [0, 0], "holdout": [0, 0]}
+        pending = 0
+        for u, xt in exposed.items():
+            if xt + within > t_data:
+                pending += 1
+                continue
+            arm = "holdout" if ref.fnv(cid + ":" + u) % 10000 < c["holdout"] * 100 else "treated"
+            arms[arm][0] += 1
+            if any(rid in goal_regions and xt < e <= xt + within and du >= dwell for rid, e, du in visits.get((u, cid), [])):
+                arms[arm][1] += 1
+        lift = oc.get("lift") or {}
+        check("%s lift counts" % cid, [(lift.get(a) or {}).get(k) for a in ("treated", "holdout") for k in ("n", "converted")] + [lift.get("pending")],
+              [arms[a][i] for a in ("treated", "holdout") for i in (0, 1)] + [pending])
+        (nt, ct), (nh, ch) = arms["treated"], arms["holdout"]
+        check("%s enough_data" % cid, lift.get("enough_data"), nt >= 100 and nh >= 100 and ct >= 25 and ch >= 25)
+        if nt and nh:
+            al = ct / nt - ch / nh
+            got = lift.get("absolute_lift")
+            if got is None or abs(got - al) > 1e-9:
+                check("%s absolute_lift" % cid, got, al)
+    return settle(d, diffs)
+
+
 def gpx_seed(seed, binary, keep):
     """Metamorphic test of the GPX reader: each user's accepted fixes written as a GPX track (times
     in UTC with milliseconds, some as rtept/wpt) must give the same events as the same fixes in
@@ -1270,6 +1407,8 @@ def main():
                     help="metamorphic mode: repeat each seed's history COPIES times (renamed users) and check ours against ours")
     ap.add_argument("--state", action="store_true",
                     help="stateful mode: the history in 2-6 batches through --state runs (the last --final) against the reference's one-shot run")
+    ap.add_argument("--report", action="store_true",
+                    help="report --format json (goals added) against reach and lift computed from the reference's decisions and visits")
     ap.add_argument("--csv", action="store_true",
                     help="metamorphic mode: the accepted lines as CSV against the same lines as JSON Lines")
     ap.add_argument("--sorted", action="store_true",
@@ -1292,6 +1431,8 @@ def main():
         kind, check = "stream", lambda s: stream_seed(s, binary, keep)
     elif a.state:
         kind, check = "state", lambda s: state_seed(s, binary, keep)
+    elif a.report:
+        kind, check = "report", lambda s: report_seed(s, binary, keep)
     elif a.csv:
         kind, check = "csv", lambda s: csv_seed(s, binary, keep)
     elif a.sorted:
