@@ -701,6 +701,47 @@ def case_folder(keep, kind, seed):
     return d, cdir, hist, None
 
 
+def zx_user(x):
+    """Whether a line is of a user named z<N>x (extreme years: the reference skips them)."""
+    u = str(x.get("user", ""))
+    return u.startswith("z") and u.endswith("x")
+
+
+def state_key(x):
+    """A decision's one-shot key with its evidence as a sorted list of (region, enter): a
+    decision printed by a stateful run while its visit was open has a null exit."""
+    return (dec_key(x), sorted((e["region"], e["enter"]) for e in x.get("evidence", [])))
+
+
+def stateful_case(keep, kind, seed):
+    """`case_folder` for the modes that run with a state (where --until cannot be given): the
+    folder, campaigns, history, its lines (without the last empty one) and the failure list."""
+    d, cdir, hist, failed = case_folder(keep, kind, seed)
+    if failed:
+        return d, cdir, hist, [], failed
+    if os.path.exists(os.path.join(d, "until.txt")):  # --until cannot be combined with --state
+        os.remove(os.path.join(d, "until.txt"))
+    lines = open(hist, "rb").read().split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    return d, cdir, hist, lines, None
+
+
+def stream_late(lines, start=0):
+    """The numbers (counted from `start`) of the lines a stream takes as `late`: a fix earlier
+    than its user's latest fix read before it."""
+    late, latest = set(), {}
+    for i, line in enumerate(lines, start):
+        why, fx = ref.validate(line)
+        if fx is None:
+            continue
+        if fx[1] < latest.get(fx[0], fx[1]):
+            late.add(i)
+        else:
+            latest[fx[0]] = fx[1]
+    return late
+
+
 def settle(d, diffs):
     """Keeps a case's folder with the differences in its diff.txt, or removes it when there are
     none; returns `diffs`."""
@@ -898,20 +939,18 @@ def report_seed(seed, binary, keep):
     the absolute lift, enough_data) from its decisions (exposure: a user's first decision of
     the campaign), holdout hash and visits to the goal's regions (x < enter <= x + within,
     duration so far for an open visit)."""
-    d, cdir, hist, failed = case_folder(keep, "report", seed)
+    d, cdir, hist, all_lines, failed = stateful_case(keep, "report", seed)  # no --until either
     if failed:
         return failed
-    if os.path.exists(os.path.join(d, "until.txt")):
-        os.remove(os.path.join(d, "until.txt"))
     r = random.Random(seed * 31337 + 5)
     # The extreme-year users (z<N>x) are left out: the reference skips them.
     lines = []
-    for line in open(hist, "rb").read().split(b"\n"):
+    for line in all_lines:
         if not line:
             continue
         try:
             x = json.loads(line)
-            if isinstance(x, dict) and isinstance(x.get("user"), str) and x["user"].startswith("z") and x["user"].endswith("x"):
+            if isinstance(x, dict) and isinstance(x.get("user"), str) and zx_user(x):
                 continue
         except Exception:
             pass
@@ -1076,15 +1115,10 @@ def state_seed(seed, binary, keep):
     the same key as the one-shot comparison, evidence as a set of (region, enter): a printed
     decision's exit is null when its visit was open at that run), and the rejects of all runs,
     renumbered into the concatenation, must be the reference's plus the late lines."""
-    d, cdir, hist, failed = case_folder(keep, "state", seed)
+    d, cdir, hist, lines, failed = stateful_case(keep, "state", seed)
     if failed:
         return failed
-    if os.path.exists(os.path.join(d, "until.txt")):  # --until cannot be combined with --state
-        os.remove(os.path.join(d, "until.txt"))
     r = random.Random(seed * 7919 + 1)
-    lines = open(hist, "rb").read().split(b"\n")
-    if lines and lines[-1] == b"":
-        lines.pop()
     k = r.randint(2, 6)
     parsed = [ref.validate(l) for l in lines]
     times = {}
@@ -1152,20 +1186,13 @@ def state_seed(seed, binary, keep):
     numbers = [i for i in range(1, len(whole) + 1) if i not in late]
     ref_rejects = sorted([(numbers[x["line"] - 1], x["reason"]) for x in jl(os.path.join(d, "ref-rejects.jsonl"))]
                          + [(i, "late") for i in late])
-    def skip(x):
-        u = str(x.get("user", ""))
-        return u.startswith("z") and u.endswith("x")
-    def ev_key(e):
-        return json.dumps(e, sort_keys=True)
-    a = sorted(ev_key(e) for e in out["events"] if not skip(e))
-    b = sorted(ev_key(e) for e in jl(os.path.join(d, "ref-events.jsonl")))
+    a = sorted(json.dumps(e, sort_keys=True) for e in out["events"] if not zx_user(e))
+    b = sorted(json.dumps(e, sort_keys=True) for e in jl(os.path.join(d, "ref-events.jsonl")))
     if a != b:
         diffs.append("STATE EVENTS (%d batches)\n  ours-only: %s\n  ref-only:  %s"
                      % (k, sorted(set(a) - set(b))[:3], sorted(set(b) - set(a))[:3]))
-    def full_key(x):
-        return (dec_key(x), sorted((e["region"], e["enter"]) for e in x.get("evidence", [])))
-    a = sorted(full_key(x) for x in out["evaluate"] if not skip(x))
-    b = sorted(full_key(x) for x in jl(os.path.join(d, "ref-decisions.jsonl")))
+    a = sorted(state_key(x) for x in out["evaluate"] if not zx_user(x))
+    b = sorted(state_key(x) for x in jl(os.path.join(d, "ref-decisions.jsonl")))
     if a != b:
         diffs.append("STATE DECISIONS (%d batches)\n  ours-only: %s\n  ref-only:  %s"
                      % (k, [x for x in a if x not in b][:3], [x for x in b if x not in a][:3]))
@@ -1187,15 +1214,10 @@ def change_seed(seed, binary, keep):
     second part alone with the changed campaigns (decisions by the one-shot key, evidence as a
     set of (region, enter)), and warn about every campaign. Half the seeds take the decisions
     through two streams and a final run instead (their late lines left out of the expected)."""
-    d, cdir, hist, failed = case_folder(keep, "change", seed)
+    d, cdir, hist, lines, failed = stateful_case(keep, "change", seed)
     if failed:
         return failed
-    if os.path.exists(os.path.join(d, "until.txt")):  # --until cannot be combined with --state
-        os.remove(os.path.join(d, "until.txt"))
     r = random.Random(seed * 104729 + 3)
-    lines = open(hist, "rb").read().split(b"\n")
-    if lines and lines[-1] == b"":
-        lines.pop()
     parsed = [ref.validate(l) for l in lines]
     times = {}
     for why, fx in parsed:
@@ -1232,15 +1254,7 @@ def change_seed(seed, binary, keep):
     # earlier than its user's latest line before it is then `late`, and left out of the expected.
     streamed = r.random() < 0.5
     if streamed:
-        late, latest = set(), {}
-        for i, line in enumerate(parts[1]):
-            why, fx = ref.validate(line)
-            if fx is None:
-                continue
-            if fx[1] < latest.get(fx[0], fx[1]):
-                late.add(i)
-            else:
-                latest[fx[0]] = fx[1]
+        late = stream_late(parts[1])
         with open(second, "wb") as f:
             f.write(b"".join(l + b"\n" for i, l in enumerate(parts[1]) if i not in late))
     out = {}
@@ -1277,14 +1291,11 @@ def change_seed(seed, binary, keep):
     open(os.path.join(d, "ours-events.jsonl"), "w").write("".join(json.dumps(x) + "\n" for x in out["events"]))
     open(os.path.join(d, "ours-decisions.jsonl"), "w").write("".join(json.dumps(x) + "\n" for x in out["evaluate"]))
     diffs = []
-    def skip(x):
-        u = str(x.get("user", ""))
-        return u.startswith("z") and u.endswith("x")
     # The events (batch runs only) against the whole second part.
     p = run_ref(changed, os.path.join(d, "part-1.jsonl"), d)
     if p.returncode != 0:
         return settle(d, ["REFERENCE FAILED\n" + p.stderr[-2000:]])
-    a = sorted(json.dumps(e, sort_keys=True) for e in out["events"] if not skip(e))
+    a = sorted(json.dumps(e, sort_keys=True) for e in out["events"] if not zx_user(e))
     b = sorted(json.dumps(e, sort_keys=True) for e in jl(os.path.join(d, "ref-events.jsonl")))
     if a != b:
         diffs.append("CHANGE EVENTS\n  ours-only: %s\n  ref-only:  %s" % (sorted(set(a) - set(b))[:3], sorted(set(b) - set(a))[:3]))
@@ -1292,10 +1303,8 @@ def change_seed(seed, binary, keep):
     p = run_ref(changed, second, d)
     if p.returncode != 0:
         return settle(d, ["REFERENCE FAILED\n" + p.stderr[-2000:]])
-    def full_key(x):
-        return (dec_key(x), sorted((e["region"], e["enter"]) for e in x.get("evidence", [])))
-    a = sorted(full_key(x) for x in out["evaluate"] if not skip(x))
-    b = sorted(full_key(x) for x in jl(os.path.join(d, "ref-decisions.jsonl")))
+    a = sorted(state_key(x) for x in out["evaluate"] if not zx_user(x))
+    b = sorted(state_key(x) for x in jl(os.path.join(d, "ref-decisions.jsonl")))
     if a != b:
         diffs.append("CHANGE DECISIONS\n  ours-only: %s\n  ref-only:  %s" % ([x for x in a if x not in b][:3], [x for x in b if x not in a][:3]))
     return settle(d, diffs)
@@ -1310,25 +1319,12 @@ def stream_seed(seed, binary, keep):
     must print exactly the reference's one-shot decisions over the history less those late lines
     (compared as in the stateful mode), and the stream's rejects must be the reference's plus
     the late lines."""
-    d, cdir, hist, failed = case_folder(keep, "stream", seed)
+    d, cdir, hist, lines, failed = stateful_case(keep, "stream", seed)
     if failed:
         return failed
-    if os.path.exists(os.path.join(d, "until.txt")):
-        os.remove(os.path.join(d, "until.txt"))
     r = random.Random(seed * 104729 + 3)
     data = open(hist, "rb").read()
-    lines = data.split(b"\n")
-    if lines and lines[-1] == b"":
-        lines.pop()
-    late, latest = set(), {}
-    for i, line in enumerate(lines, 1):
-        why, fx = ref.validate(line)
-        if fx is None:
-            continue
-        if fx[1] < latest.get(fx[0], fx[1]):
-            late.add(i)
-        else:
-            latest[fx[0]] = fx[1]
+    late = stream_late(lines, start=1)
     kept = os.path.join(d, "kept.jsonl")
     with open(kept, "wb") as f:
         f.write(b"".join(l + b"\n" for i, l in enumerate(lines, 1) if i not in late))
@@ -1379,13 +1375,8 @@ def stream_seed(seed, binary, keep):
                          + [(i, "late") for i in late])
     rejects = sorted((x["line"], x["reason"]) for x in jl(rj))
     diffs = []
-    def skip(x):
-        u = str(x.get("user", ""))
-        return u.startswith("z") and u.endswith("x")
-    def full_key(x):
-        return (dec_key(x), sorted((e["region"], e["enter"]) for e in x.get("evidence", [])))
-    a = sorted(full_key(x) for x in ours if not skip(x))
-    b = sorted(full_key(x) for x in jl(os.path.join(d, "ref-decisions.jsonl")))
+    a = sorted(state_key(x) for x in ours if not zx_user(x))
+    b = sorted(state_key(x) for x in jl(os.path.join(d, "ref-decisions.jsonl")))
     if a != b:
         diffs.append("STREAM DECISIONS %s\n  ours-only: %s\n  ref-only:  %s"
                      % (" ".join(idle), [x for x in a if x not in b][:3], [x for x in b if x not in a][:3]))
