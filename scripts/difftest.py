@@ -835,6 +835,24 @@ def big_seed(seed, binary, keep, copies):
     return settle(d, diffs)
 
 
+def run_variants(binary, cdir, d, variants):
+    """`events` and `evaluate --include-suppressed` (with `--rejects`, and the case's --until) of
+    each (name, history, extra options) in `variants`: {(command, name): (exit status, stdout,
+    rejects lines, stderr)}."""
+    u = until_arg(d)
+    outs = {}
+    for name, path, extra in variants:
+        for cmd in ("events", "evaluate"):
+            rj = os.path.join(d, "rejects-%s-%s.jsonl" % (cmd, name))
+            args = [binary, cmd, "--campaigns", cdir, "--history", path, "--quiet", "--rejects", rj] + extra + u
+            if cmd == "evaluate":
+                args.append("--include-suppressed")
+            p = subprocess.run(args, capture_output=True, text=True)
+            rejects = [l for l in open(rj).read().split("\n") if l] if os.path.exists(rj) else []
+            outs[(cmd, name)] = (p.returncode, p.stdout, rejects, p.stderr)
+    return outs
+
+
 def sorted_seed(seed, binary, keep):
     """Metamorphic test of `--sorted` (docs/cli.md): the seed's history grouped by user (each
     user's lines together in their order, the groups in the order of the users' first lines; a
@@ -864,17 +882,10 @@ def sorted_seed(seed, binary, keep):
     grouped = os.path.join(d, "grouped.jsonl")
     with open(grouped, "wb") as f:
         f.write(b"".join(l + b"\n" for k in order for l in groups[k]))
-    u = until_arg(d)
-    outs = {}
-    for mode, extra in (("whole", []), ("sorted", ["--sorted"]), ("sorted-1", ["--sorted", "--threads", "1"])):
-        for cmd in ("events", "evaluate"):
-            rj = os.path.join(d, "rejects-%s-%s.jsonl" % (cmd, mode))
-            args = [binary, cmd, "--campaigns", cdir, "--history", grouped, "--quiet", "--rejects", rj] + extra + u
-            if cmd == "evaluate":
-                args.append("--include-suppressed")
-            p = subprocess.run(args, capture_output=True, text=True)
-            rejects = sorted(open(rj).read().split("\n")) if os.path.exists(rj) else []
-            outs[(cmd, mode)] = (p.returncode, sorted(p.stdout.split("\n")), rejects, p.stderr)
+    # As multisets: `--sorted` prints users in the input's order.
+    outs = {k: (rc, sorted(out.split("\n")), sorted(rejects), err) for k, (rc, out, rejects, err) in
+            run_variants(binary, cdir, d, (("whole", grouped, []), ("sorted", grouped, ["--sorted"]),
+                                           ("sorted-1", grouped, ["--sorted", "--threads", "1"]))).items()}
     diffs = []
     for cmd in ("events", "evaluate"):
         base = outs[(cmd, "whole")]
@@ -904,17 +915,7 @@ def csv_seed(seed, binary, keep):
     with open(jp, "wb") as f:
         f.write(b"".join(l + b"\n" for l in valid))
     subprocess.run([sys.executable, os.path.join(HERE, "jsonl_to_csv.py"), jp, cp], check=True)
-    u = until_arg(d)
-    outs = {}
-    for name, path, extra in (("jsonl", jp, []), ("csv", cp, []), ("csv-1", cp, ["--threads", "1"])):
-        for cmd in ("events", "evaluate"):
-            rj = os.path.join(d, "rejects-%s-%s.jsonl" % (cmd, name))
-            args = [binary, cmd, "--campaigns", cdir, "--history", path, "--quiet", "--rejects", rj] + extra + u
-            if cmd == "evaluate":
-                args.append("--include-suppressed")
-            p = subprocess.run(args, capture_output=True, text=True)
-            rejects = [l for l in open(rj).read().split("\n") if l] if os.path.exists(rj) else []
-            outs[(cmd, name)] = (p.returncode, p.stdout, rejects, p.stderr)
+    outs = run_variants(binary, cdir, d, (("jsonl", jp, []), ("csv", cp, []), ("csv-1", cp, ["--threads", "1"])))
     diffs = []
     for cmd in ("events", "evaluate"):
         base = outs[(cmd, "jsonl")]
@@ -1415,25 +1416,14 @@ def main():
     failed = []
     t0 = time.time()
     binary = os.path.abspath(a.bin)
-    # The kind names the case folders (case_folder).
-    if a.gpx:
-        kind, check = "gpx", lambda s: gpx_seed(s, binary, keep)
-    elif a.stream:
-        kind, check = "stream", lambda s: stream_seed(s, binary, keep)
-    elif a.state:
-        kind, check = "state", lambda s: state_seed(s, binary, keep)
-    elif a.report:
-        kind, check = "report", lambda s: report_seed(s, binary, keep)
-    elif a.csv:
-        kind, check = "csv", lambda s: csv_seed(s, binary, keep)
-    elif a.sorted:
-        kind, check = "sorted", lambda s: sorted_seed(s, binary, keep)
-    elif a.change:
-        kind, check = "change", lambda s: change_seed(s, binary, keep)
-    elif a.big:
+    # The kind names the case folders (case_folder); the first mode given is run.
+    modes = (("gpx", gpx_seed), ("stream", stream_seed), ("state", state_seed), ("report", report_seed), ("csv", csv_seed),
+             ("sorted", sorted_seed), ("change", change_seed))
+    kind, run = next(((k, f) for k, f in modes if getattr(a, k)), ("seed", run_seed))
+    if a.big and kind == "seed":
         kind, check = "big", lambda s: big_seed(s, binary, keep, a.big)
     else:
-        kind, check = "seed", lambda s: run_seed(s, binary, keep)
+        check = lambda s: run(s, binary, keep)
     for s in seeds:
         diffs = check(s)
         if diffs:
